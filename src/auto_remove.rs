@@ -1,0 +1,135 @@
+//! Auto-remove policies: predicates that take expired elements out during a
+//! traversal, and hooks that receive them.
+//!
+//! A collection's second type parameter is its policy. The default,
+//! [`NoAutoRemove`], never removes anything and compiles to nothing, so a
+//! collection without a predicate pays nothing for the feature. Any
+//! `FnMut(&T) -> bool` closure is a policy, and [`WithHook`] adds a removal
+//! hook to one.
+//!
+//! # When the predicate runs
+//!
+//! During a traversal, the predicate runs on every element the cursor
+//! reaches (a `true` element is removed and never yielded) and again on the
+//! element the user held, when the cursor moves on from it (`next`) or
+//! completes. Pushed elements are reached like any other. Outside traversals,
+//! [`prune`](crate::ReadWriteCollection::prune) applies it to every element.
+//!
+//! # Panics in the predicate or the hook
+//!
+//! A predicate that panics leaves the element it was looking at in the
+//! collection (kept, in its place). A hook that panics has already received
+//! the element, which is then dropped by the unwinding; it is no longer in
+//! the collection. Either way the collection stays valid, and every element
+//! is either still in it or dropped exactly once. When a cursor is dropped
+//! while the thread is panicking, or without the `std` feature, the drop
+//! never calls the predicate or the hook: a held element is kept and checked
+//! when a later traversal reaches it (call
+//! [`Cursor::finish`](crate::Cursor::finish) to check it now).
+
+/// A policy deciding which elements a traversal removes on its own, and
+/// what happens to them.
+///
+/// Implemented by [`NoAutoRemove`], by every `FnMut(&T) -> bool` closure and
+/// by [`WithHook`].
+///
+/// # Examples
+///
+/// A hand-written policy that counts what it removes:
+///
+/// ```
+/// use read_write_collection::{AutoRemove, ReadWriteCollection};
+///
+/// #[derive(Default)]
+/// struct DropNegatives { removed: usize }
+///
+/// impl AutoRemove<i32> for DropNegatives {
+///     fn should_remove(&mut self, item: &i32) -> bool { *item < 0 }
+///     fn removed(&mut self, _item: i32) { self.removed += 1; }
+/// }
+///
+/// let mut c = ReadWriteCollection::with_policy(DropNegatives::default());
+/// c.extend([1, -2, 3, -4]);
+/// c.prune();
+/// assert_eq!(c.as_slice(), [1, 3]);
+/// assert_eq!(c.policy().removed, 2);
+/// ```
+pub trait AutoRemove<T> {
+    /// Whether `item` is to be removed.
+    fn should_remove(&mut self, item: &T) -> bool;
+
+    /// Receives each element removed because [`should_remove`] said so.
+    /// The default drops it.
+    ///
+    /// [`should_remove`]: AutoRemove::should_remove
+    #[inline]
+    fn removed(&mut self, item: T) {
+        drop(item);
+    }
+}
+
+/// The default policy: removes nothing, costs nothing.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::{NoAutoRemove, ReadWriteCollection};
+///
+/// let c: ReadWriteCollection<u8, NoAutoRemove> = ReadWriteCollection::new();
+/// assert!(c.is_empty());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct NoAutoRemove;
+
+impl<T> AutoRemove<T> for NoAutoRemove {
+    #[inline(always)]
+    fn should_remove(&mut self, _item: &T) -> bool {
+        false
+    }
+}
+
+impl<T, F: FnMut(&T) -> bool> AutoRemove<T> for F {
+    #[inline]
+    fn should_remove(&mut self, item: &T) -> bool {
+        self(item)
+    }
+}
+
+/// A predicate plus a removal hook that receives every auto-removed element
+/// by value (to recycle it, or to emit an event).
+///
+/// Built by [`ReadWriteCollection::with_removal_hook`](crate::ReadWriteCollection::with_removal_hook).
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::ReadWriteCollection;
+///
+/// let mut expired = Vec::new();
+/// let mut c = ReadWriteCollection::with_auto_remove(|t: &u32| *t == 0)
+///     .with_removal_hook(|t: u32| expired.push(t));
+/// c.extend([0, 1, 0, 2]);
+/// c.prune();
+/// assert_eq!(c.as_slice(), [1, 2]);
+/// drop(c);
+/// assert_eq!(expired, [0, 0]);
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WithHook<P, H> {
+    /// The predicate (or any other policy).
+    pub policy: P,
+    /// Receives each removed element.
+    pub hook: H,
+}
+
+impl<T, P: AutoRemove<T>, H: FnMut(T)> AutoRemove<T> for WithHook<P, H> {
+    #[inline]
+    fn should_remove(&mut self, item: &T) -> bool {
+        self.policy.should_remove(item)
+    }
+
+    #[inline]
+    fn removed(&mut self, item: T) {
+        (self.hook)(item);
+    }
+}

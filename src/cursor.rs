@@ -1,0 +1,451 @@
+//! The lending cursor and its entries.
+
+use core::fmt;
+use core::ops::{Deref, DerefMut};
+
+use crate::auto_remove::{AutoRemove, NoAutoRemove};
+use crate::error::CapacityError;
+use crate::raw::{Core, Pass};
+
+/// One traversal of a collection: a lending iterator whose entries can be
+/// removed and can push new elements that this same traversal visits later.
+///
+/// Created by [`ReadWriteCollection::cursor`](crate::ReadWriteCollection::cursor)
+/// (and by the other collections' `cursor` methods). The traversal completes
+/// when the cursor is dropped: unvisited elements are kept in order behind
+/// the kept ones, and the collection's length is fixed. That is true for
+/// every way a loop can end: running out, `break`, `return`, `?`, or a
+/// panic.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::ReadWriteCollection;
+///
+/// let mut c: ReadWriteCollection<i32> = (1..=5).collect();
+/// let mut cursor = c.cursor();
+/// while let Some(mut e) = cursor.next() {
+///     if *e % 2 == 0 {
+///         e.remove();
+///     } else if *e == 5 {
+///         e.push(50); // visited later in this pass
+///     } else {
+///         *e *= 10;
+///     }
+/// }
+/// drop(cursor);
+/// assert_eq!(c.as_slice(), [10, 30, 5, 50]);
+/// ```
+///
+/// An entry borrows the cursor, so it cannot be kept past the next call to
+/// [`next`](Cursor::next):
+///
+/// ```compile_fail
+/// use read_write_collection::ReadWriteCollection;
+///
+/// let mut c: ReadWriteCollection<i32> = (1..=3).collect();
+/// let mut cursor = c.cursor();
+/// let first = cursor.next().unwrap();
+/// let second = cursor.next().unwrap(); // error: `cursor` is still borrowed by `first`
+/// assert_eq!(*first + *second, 3);
+/// ```
+///
+/// ```compile_fail
+/// use read_write_collection::ReadWriteCollection;
+///
+/// let mut c: ReadWriteCollection<i32> = (1..=3).collect();
+/// let escaped;
+/// {
+///     let mut cursor = c.cursor();
+///     escaped = cursor.next().unwrap(); // error: `cursor` does not live long enough
+/// }
+/// assert_eq!(*escaped, 1);
+/// ```
+///
+/// The collection cannot be touched while a cursor is alive:
+///
+/// ```compile_fail
+/// use read_write_collection::ReadWriteCollection;
+///
+/// let mut c: ReadWriteCollection<i32> = (1..=3).collect();
+/// let mut cursor = c.cursor();
+/// c.push(4); // error: `c` is mutably borrowed by `cursor`
+/// cursor.next();
+/// ```
+///
+/// Removing an entry consumes it, so removing twice cannot compile:
+///
+/// ```compile_fail
+/// use read_write_collection::ReadWriteCollection;
+///
+/// let mut c: ReadWriteCollection<i32> = (1..=3).collect();
+/// let mut cursor = c.cursor();
+/// let e = cursor.next().unwrap();
+/// e.remove();
+/// e.remove(); // error: use of moved value `e`
+/// ```
+pub struct Cursor<'a, T, A: AutoRemove<T> = NoAutoRemove> {
+    pass: Pass<'a, T>,
+    policy: &'a mut A,
+}
+
+impl<'a, T, A: AutoRemove<T>> Cursor<'a, T, A> {
+    #[inline]
+    pub(crate) fn new(pass: Pass<'a, T>, policy: &'a mut A) -> Self {
+        Cursor { pass, policy }
+    }
+
+    /// Settles the held element: kept, or removed if the policy says so.
+    /// The element stays held (and so kept) while the predicate runs.
+    #[inline]
+    fn settle(&mut self) {
+        let core = self.pass.core();
+        if core.held() {
+            if self.policy.should_remove(core.current()) {
+                let value = core.take_current();
+                self.policy.removed(value);
+            } else {
+                core.keep_current();
+            }
+        }
+    }
+
+    /// Moves to the next element and lends it out, or returns `None` when
+    /// every element (pushed ones included) has been visited.
+    ///
+    /// The previous entry, if it was not removed, is kept at this point
+    /// (or auto-removed, if the collection's predicate now holds for it).
+    /// Elements the predicate holds for are removed here without being
+    /// yielded.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<&str> = ["a", "b"].into_iter().collect();
+    /// let mut cursor = c.cursor();
+    /// assert_eq!(cursor.next().as_deref(), Some(&"a"));
+    /// assert_eq!(cursor.next().as_deref(), Some(&"b"));
+    /// assert!(cursor.next().is_none());
+    /// ```
+    #[allow(clippy::should_implement_trait)] // lending: cannot be `Iterator::next`
+    #[inline]
+    pub fn next(&mut self) -> Option<Entry<'_, T>> {
+        self.settle();
+        loop {
+            let core = self.pass.core();
+            if !core.advance() {
+                return None;
+            }
+            if self.policy.should_remove(core.current()) {
+                let value = core.take_current();
+                self.policy.removed(value);
+                continue;
+            }
+            return Some(Entry {
+                core: self.pass.core(),
+            });
+        }
+    }
+
+    /// Appends `value` to the collection; this traversal visits it after
+    /// everything already queued. (In a
+    /// [`BufferedCollection`](crate::BufferedCollection) it goes to the
+    /// pending buffer instead.)
+    ///
+    /// Usable in a loop body once the current entry is no longer used.
+    ///
+    /// # Panics
+    ///
+    /// If the collection is bounded and full; see [`try_push`](Cursor::try_push).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<u32> = [3].into_iter().collect();
+    /// let mut cursor = c.cursor();
+    /// let mut seen = Vec::new();
+    /// while let Some(e) = cursor.next() {
+    ///     let n = e.remove();
+    ///     seen.push(n);
+    ///     if n > 0 {
+    ///         cursor.push(n - 1);
+    ///     }
+    /// }
+    /// drop(cursor);
+    /// assert_eq!(seen, [3, 2, 1, 0]);
+    /// assert!(c.is_empty());
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn push(&mut self, value: T) {
+        if self.pass.core().push(value).is_err() {
+            full_panic();
+        }
+    }
+
+    /// Like [`push`](Cursor::push), but a full bounded collection hands the
+    /// value back instead of panicking.
+    ///
+    /// # Errors
+    ///
+    /// [`CapacityError`] holding `value` if the collection is at its
+    /// maximum length.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c = ReadWriteCollection::bounded(2);
+    /// c.push(1);
+    /// let mut cursor = c.cursor();
+    /// assert!(cursor.try_push(2).is_ok());
+    /// assert_eq!(cursor.try_push(3).unwrap_err().into_inner(), 3);
+    /// drop(cursor);
+    /// assert_eq!(c.as_slice(), [1, 2]);
+    /// ```
+    #[inline]
+    pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
+        self.pass.core().push(value).map_err(CapacityError::new)
+    }
+
+    /// The number of elements not yet visited, pushed ones included.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<i32> = (0..3).collect();
+    /// let mut cursor = c.cursor();
+    /// cursor.next();
+    /// assert_eq!(cursor.remaining(), 2);
+    /// ```
+    #[inline]
+    pub fn remaining(&self) -> usize {
+        self.pass.core_ref().remaining()
+    }
+
+    /// The length the collection would have if the traversal completed
+    /// now (kept, held, unvisited and pushed elements).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<i32> = (0..3).collect();
+    /// let mut cursor = c.cursor();
+    /// cursor.next().unwrap().remove();
+    /// cursor.push(9);
+    /// assert_eq!(cursor.len(), 3);
+    /// ```
+    #[inline]
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> usize {
+        self.pass.core_ref().len()
+    }
+
+    /// Completes the traversal now: settles the held element (running the
+    /// auto-remove predicate on it) and compacts. Dropping the cursor does
+    /// the same; `finish` is for code that wants the predicate checked even
+    /// without the `std` feature (see [Panics and leaks](crate#panics-and-leaks)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c = ReadWriteCollection::with_auto_remove(|n: &i32| *n < 0);
+    /// c.extend([1, 2, 3]);
+    /// let mut cursor = c.cursor();
+    /// *cursor.next().unwrap() = -1; // expires while held
+    /// cursor.finish();              // early exit: 2 and 3 stay unvisited
+    /// assert_eq!(c.as_slice(), [2, 3]);
+    /// ```
+    pub fn finish(mut self) {
+        self.settle();
+        self.pass.core().finish();
+    }
+}
+
+impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
+    /// Visits every remaining element without yielding it, applying the
+    /// policy (`prune`).
+    pub(crate) fn run_policy(mut self) {
+        self.settle();
+        loop {
+            let core = self.pass.core();
+            if !core.advance() {
+                break;
+            }
+            if self.policy.should_remove(core.current()) {
+                let value = core.take_current();
+                self.policy.removed(value);
+            } else {
+                core.keep_current();
+            }
+        }
+    }
+}
+
+impl<T, A: AutoRemove<T>> Drop for Cursor<'_, T, A> {
+    fn drop(&mut self) {
+        // The predicate and hook are user code: never run them while
+        // unwinding. If they panic here, `Pass::drop` still finishes.
+        #[cfg(feature = "std")]
+        if !std::thread::panicking() {
+            self.settle();
+        }
+        self.pass.core().finish();
+    }
+}
+
+impl<T: fmt::Debug, A: AutoRemove<T>> fmt::Debug for Cursor<'_, T, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let core = self.pass.core_ref();
+        f.debug_struct("Cursor")
+            .field("remaining", &core.remaining())
+            .field("len", &core.len())
+            .finish_non_exhaustive()
+    }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+pub(crate) fn full_panic() -> ! {
+    panic!("push into a full bounded collection (use `try_push` to get the value back)")
+}
+
+/// The element a [`Cursor`] is on, lent out by [`Cursor::next`].
+///
+/// Dereferences to the element. Dropping the entry (or just not using it
+/// any more) keeps the element; [`remove`](Entry::remove) takes it out.
+/// `Entry` has no `Drop` impl, so its borrow of the cursor ends at its last
+/// use, and `cursor.push(x)` compiles right after `entry.remove()`.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::ReadWriteCollection;
+///
+/// let mut c: ReadWriteCollection<String> = ["a", "b"].into_iter().map(String::from).collect();
+/// c.traverse(|mut e| e.push_str("!"));
+/// assert_eq!(c.as_slice(), ["a!", "b!"]);
+/// ```
+pub struct Entry<'c, T> {
+    core: &'c mut Core<T>,
+}
+
+impl<T> Entry<'_, T> {
+    /// Removes the element from the collection and returns it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<i32> = (1..=4).collect();
+    /// let mut removed = Vec::new();
+    /// let mut cursor = c.cursor();
+    /// while let Some(e) = cursor.next() {
+    ///     if *e > 2 {
+    ///         removed.push(e.remove());
+    ///     }
+    /// }
+    /// drop(cursor);
+    /// assert_eq!(removed, [3, 4]);
+    /// assert_eq!(c.as_slice(), [1, 2]);
+    /// ```
+    #[inline]
+    #[must_use = "the removed element is dropped; use `drop(entry.remove())` to say so"]
+    pub fn remove(self) -> T {
+        self.core.take_current()
+    }
+
+    /// Appends `value`; the traversal visits it after everything already
+    /// queued. (In a [`BufferedCollection`](crate::BufferedCollection) it
+    /// goes to the pending buffer instead.)
+    ///
+    /// # Panics
+    ///
+    /// If the collection is bounded and full; see [`try_push`](Entry::try_push).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<u8> = [1].into_iter().collect();
+    /// let mut cursor = c.cursor();
+    /// let mut visited = Vec::new();
+    /// while let Some(mut e) = cursor.next() {
+    ///     visited.push(*e);
+    ///     if *e < 3 {
+    ///         let next = *e + 1;
+    ///         e.push(next);
+    ///     }
+    /// }
+    /// drop(cursor);
+    /// assert_eq!(visited, [1, 2, 3]);
+    /// assert_eq!(c.as_slice(), [1, 2, 3]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn push(&mut self, value: T) {
+        if self.core.push(value).is_err() {
+            full_panic();
+        }
+    }
+
+    /// Like [`push`](Entry::push), but a full bounded collection hands the
+    /// value back instead of panicking.
+    ///
+    /// # Errors
+    ///
+    /// [`CapacityError`] holding `value` if the collection is at its
+    /// maximum length.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c = ReadWriteCollection::bounded(1);
+    /// c.push('a');
+    /// let mut cursor = c.cursor();
+    /// let mut e = cursor.next().unwrap();
+    /// assert_eq!(e.try_push('b').unwrap_err().into_inner(), 'b');
+    /// ```
+    #[inline]
+    pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
+        self.core.push(value).map_err(CapacityError::new)
+    }
+}
+
+impl<T> Deref for Entry<'_, T> {
+    type Target = T;
+
+    #[inline]
+    fn deref(&self) -> &T {
+        self.core.current()
+    }
+}
+
+impl<T> DerefMut for Entry<'_, T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut T {
+        self.core.current_mut()
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Entry<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Entry").field(self.core.current()).finish()
+    }
+}
