@@ -511,7 +511,7 @@ impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
     /// use read_write_collection::BufferedCollection;
     ///
     /// let mut c: BufferedCollection<i32> = vec![1, 2, 3].into();
-    /// c.traverse(|e| if *e == 2 { drop(e.remove()) });
+    /// c.traverse(|e| if *e == 2 { e.remove(); });
     /// assert_eq!(c.as_slice(), [1, 3]);
     /// ```
     pub fn traverse<F>(&mut self, mut f: F)

@@ -21,7 +21,7 @@ use crate::raw::{Pass, Shrink, Store};
 ///
 /// let mut c: ReadWriteCollection<i32> = (0..5).collect();
 /// c.set_mode(Mode::Unordered);
-/// c.traverse(|e| if *e == 1 { drop(e.remove()) });
+/// c.traverse(|e| if *e == 1 { e.remove(); });
 /// assert_eq!(c.as_slice(), [0, 4, 2, 3]); // the last element filled the hole
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -51,7 +51,7 @@ pub enum Mode {
 ///
 /// let mut c: ReadWriteCollection<u32> = (0..1000).collect();
 /// c.set_shrink_policy(Some(ShrinkPolicy::new(25, 2)));
-/// c.traverse(|e| if *e >= 10 { drop(e.remove()) });
+/// c.traverse(|e| if *e >= 10 { e.remove(); });
 /// assert!(c.capacity() >= 1000); // one low pass is not enough
 /// c.traverse(|_| {});
 /// assert!(c.capacity() < 1000);
@@ -146,7 +146,7 @@ impl ShrinkPolicy {
 /// let mut cursor = c.cursor();
 /// while let Some(e) = cursor.next() {
 ///     if *e == 1 {
-///         drop(e.remove());
+///         e.remove();
 ///         cursor.push(3); // the entry is no longer used: the cursor is free
 ///     }
 /// }
@@ -847,7 +847,7 @@ impl<T, A: AutoRemove<T>> ReadWriteCollection<T, A> {
     /// let mut c: ReadWriteCollection<u32> = [1, 2, 3].into_iter().collect();
     /// c.traverse(|mut e| {
     ///     if *e == 2 {
-    ///         drop(e.remove());
+    ///         e.remove();
     ///     } else if *e == 3 {
     ///         e.push(4);
     ///     }

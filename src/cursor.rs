@@ -28,13 +28,13 @@ use crate::raw::{Core, Pass};
 ///     if *e % 2 == 0 {
 ///         e.remove();
 ///     } else if *e == 5 {
-///         e.push(50); // visited later in this pass
+///         e.push(7); // visited later in this pass
 ///     } else {
 ///         *e *= 10;
 ///     }
 /// }
 /// drop(cursor);
-/// assert_eq!(c.as_slice(), [10, 30, 5, 50]);
+/// assert_eq!(c.as_slice(), [10, 30, 5, 70]);
 /// ```
 ///
 /// An entry borrows the cursor, so it cannot be kept past the next call to
@@ -363,7 +363,6 @@ impl<T> Entry<'_, T> {
     /// assert_eq!(c.as_slice(), [1, 2]);
     /// ```
     #[inline]
-    #[must_use = "the removed element is dropped; use `drop(entry.remove())` to say so"]
     pub fn remove(self) -> T {
         self.core.take_current()
     }
