@@ -11,15 +11,22 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+#[cfg(feature = "arbitrary")]
+mod arbitrary_impls;
 pub mod auto_remove;
 mod buffered;
 mod collection;
 mod cursor;
 mod error;
+pub mod layers;
 #[cfg(feature = "std")]
 mod producer;
+#[cfg(feature = "quickcheck")]
+mod quickcheck_impls;
 #[allow(unsafe_code)]
 mod raw;
+#[cfg(feature = "serde")]
+mod serde_impls;
 #[cfg(feature = "std")]
 mod sync;
 
@@ -28,5 +35,6 @@ pub use buffered::BufferedCollection;
 pub use collection::{Mode, ReadWriteCollection, ShrinkPolicy};
 pub use cursor::{Cursor, Entry};
 pub use error::CapacityError;
+pub use layers::Layers;
 #[cfg(feature = "std")]
 pub use producer::{Producer, ProducerClosed};

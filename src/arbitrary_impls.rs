@@ -1,0 +1,1 @@
+//! `arbitrary_impls` (in progress).

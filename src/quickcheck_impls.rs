@@ -1,0 +1,1 @@
+//! `quickcheck_impls` (in progress).

@@ -1,0 +1,1 @@
+//! `serde_impls` (in progress).
