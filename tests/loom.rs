@@ -1,0 +1,330 @@
+//! Model checking of `Producer` / `BufferedCollection` with loom: every
+//! interleaving (up to the preemption bound) of producer pushes, clones and
+//! drops with the owner's commits, drains, clears and drop.
+//!
+//! Run with
+//! `CARGO_TARGET_DIR=target/loom RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test --release --test loom -- --nocapture`
+//! (the preemption bound defaults to 3 when `LOOM_MAX_PREEMPTIONS` is unset;
+//! the small models ignore it and explore every interleaving).
+//! Each model prints how many executions loom explored.
+#![cfg(loom)]
+
+use std::sync::atomic::{AtomicUsize as StdAtomicUsize, Ordering as StdOrdering};
+use std::time::Instant;
+
+use loom::sync::atomic::{AtomicUsize, Ordering};
+use loom::sync::Arc;
+use loom::thread;
+use read_write_collection::{BufferedCollection, Producer};
+
+/// How far loom searches.
+#[derive(Clone, Copy)]
+enum Bound {
+    /// `LOOM_MAX_PREEMPTIONS`, or 3 when unset.
+    Env,
+    /// Every interleaving, whatever `LOOM_MAX_PREEMPTIONS` says (for the
+    /// small models, where that takes milliseconds).
+    Exhaustive,
+}
+
+/// Runs `f` under loom's scheduler and reports how many executions it took.
+fn check<F>(name: &str, bound: Bound, f: F) -> usize
+where
+    F: Fn() + Send + Sync + 'static,
+{
+    let mut builder = loom::model::Builder::new();
+    match bound {
+        Bound::Env => {
+            if builder.preemption_bound.is_none() {
+                builder.preemption_bound = Some(3);
+            }
+        }
+        Bound::Exhaustive => builder.preemption_bound = None,
+    }
+    assert!(
+        builder.max_permutations.is_none() && builder.max_duration.is_none(),
+        "LOOM_MAX_PERMUTATIONS / LOOM_MAX_DURATION would cut the search short"
+    );
+    let executions = std::sync::Arc::new(StdAtomicUsize::new(0));
+    let counter = std::sync::Arc::clone(&executions);
+    let start = Instant::now();
+    builder.check(move || {
+        counter.fetch_add(1, StdOrdering::Relaxed);
+        f();
+    });
+    let executions = executions.load(StdOrdering::Relaxed);
+    println!(
+        "loom {name}: {executions} executions (preemption bound {:?}, max branches {}) in {:.2?}",
+        builder.preemption_bound,
+        builder.max_branches,
+        start.elapsed()
+    );
+    assert!(executions > 1, "loom explored more than one schedule");
+    executions
+}
+
+/// Takes every visible element out through a cursor, in order.
+fn drain<T>(c: &mut BufferedCollection<T>, into: &mut Vec<T>) {
+    let mut cursor = c.cursor();
+    while let Some(e) = cursor.next() {
+        into.push(e.remove());
+    }
+}
+
+/// Pushes `values` tagged with `tag`, each push must succeed.
+fn push_all(p: &Producer<(u8, u8)>, tag: u8, values: &[u8]) {
+    for &v in values {
+        p.push((tag, v)).unwrap();
+    }
+}
+
+/// (a) Two producers push while the owner makes local pushes, commits and
+/// drains, three times, then once more after the producers are done. Across
+/// everything taken: nothing lost, nothing duplicated, each producer's
+/// order kept, and within each commit the local pushes come first.
+#[test]
+fn two_producers_while_the_owner_commits_and_drains() {
+    check(
+        "two producers / repeated commit + drain",
+        Bound::Env,
+        || {
+            let mut c = BufferedCollection::new();
+            let p1 = c.producer();
+            let p2 = p1.clone();
+            let t1 = thread::spawn(move || push_all(&p1, 1, &[0, 1, 2]));
+            let t2 = thread::spawn(move || push_all(&p2, 2, &[0, 1, 2]));
+
+            let mut taken = Vec::new();
+            for round in 0..3 {
+                c.push((0, round));
+                let seen_pending = c.pending_len();
+                let appended = c.commit();
+                assert!(
+                    appended >= seen_pending,
+                    "commit takes at least what was seen"
+                );
+                assert_eq!(c.len(), appended);
+                assert_eq!(c.as_slice()[0], (0, round), "local pushes come first");
+                assert!(c.iter().skip(1).all(|&(tag, _)| tag != 0));
+                drain(&mut c, &mut taken);
+                assert!(c.is_empty());
+            }
+            t1.join().unwrap();
+            t2.join().unwrap();
+            c.commit();
+            drain(&mut c, &mut taken);
+            assert_eq!(c.pending_len(), 0);
+
+            for tag in 0..3 {
+                let mine: Vec<u8> = taken
+                    .iter()
+                    .filter(|&&(t, _)| t == tag)
+                    .map(|&(_, v)| v)
+                    .collect();
+                assert_eq!(mine, [0, 1, 2], "producer {tag}: all, once, in order");
+            }
+            assert_eq!(taken.len(), 9);
+        },
+    );
+}
+
+/// Counts the drops of each element id, with loom's atomics.
+#[derive(Clone)]
+struct Drops(Arc<[AtomicUsize; 3]>);
+
+impl Drops {
+    fn new() -> Self {
+        Drops(Arc::new([
+            AtomicUsize::new(0),
+            AtomicUsize::new(0),
+            AtomicUsize::new(0),
+        ]))
+    }
+
+    fn of(&self, id: usize) -> usize {
+        self.0[id].load(Ordering::SeqCst)
+    }
+}
+
+struct Tracked {
+    id: usize,
+    drops: Drops,
+}
+
+impl Drop for Tracked {
+    fn drop(&mut self) {
+        self.drops.0[self.id].fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+/// How a raced push ended, counted across all executions so the test can
+/// check that loom saw every outcome.
+static COMMITTED: StdAtomicUsize = StdAtomicUsize::new(0);
+static QUEUED_AT_DROP: StdAtomicUsize = StdAtomicUsize::new(0);
+static HANDED_BACK: StdAtomicUsize = StdAtomicUsize::new(0);
+
+/// (b) A producer pushes while the owner commits and then drops the
+/// collection (which holds a visible and a pending element). The pushed
+/// value is committed and dropped with the collection, or dropped with
+/// the queue when the collection closes it, or handed back; either way
+/// every element is dropped exactly once.
+#[test]
+fn a_push_racing_with_the_collection_drop_is_never_lost() {
+    check("push racing with commit + drop", Bound::Exhaustive, || {
+        let drops = Drops::new();
+        let mut c = BufferedCollection::new();
+        c.push(Tracked {
+            id: 0,
+            drops: drops.clone(),
+        });
+        c.commit();
+        c.push(Tracked {
+            id: 1,
+            drops: drops.clone(),
+        });
+        let p = c.producer();
+        let thread_drops = drops.clone();
+        let t = thread::spawn(move || {
+            let value = Tracked {
+                id: 2,
+                drops: thread_drops.clone(),
+            };
+            match p.push(value) {
+                Ok(()) => true,
+                Err(closed) => {
+                    let back = closed.into_inner();
+                    assert_eq!(back.id, 2);
+                    assert_eq!(thread_drops.of(2), 0, "handed back, not dropped");
+                    assert!(p.is_closed());
+                    drop(back);
+                    false
+                }
+            }
+        });
+
+        let appended = c.commit();
+        let committed = appended == 2;
+        let expected: &[usize] = if committed { &[0, 1, 2] } else { &[0, 1] };
+        assert_eq!(c.iter().map(|t| t.id).collect::<Vec<_>>(), expected);
+        drop(c);
+        // The owner's elements are dropped by the collection's drop.
+        assert_eq!((drops.of(0), drops.of(1)), (1, 1));
+        let accepted = t.join().unwrap();
+        assert_eq!(drops.of(2), 1, "the raced value is dropped exactly once");
+        assert!(accepted || !committed);
+        let outcome = match (accepted, committed) {
+            (true, true) => &COMMITTED,
+            (true, false) => &QUEUED_AT_DROP,
+            _ => &HANDED_BACK,
+        };
+        outcome.fetch_add(1, StdOrdering::Relaxed);
+    });
+    let seen = [&COMMITTED, &QUEUED_AT_DROP, &HANDED_BACK].map(|n| n.load(StdOrdering::Relaxed));
+    println!("  outcomes (committed, dropped in queue, handed back): {seen:?}");
+    assert!(seen.iter().all(|&n| n > 0), "every outcome was explored");
+}
+
+/// (b') The last producer is dropped while the collection is dropped; its
+/// push races with the close. No leak (loom checks its `Arc`s), no double
+/// drop.
+#[test]
+fn last_producer_and_collection_dropped_concurrently() {
+    check(
+        "last producer drop racing with collection drop",
+        Bound::Exhaustive,
+        || {
+            let drops = Drops::new();
+            let c: BufferedCollection<Tracked> = BufferedCollection::new();
+            let p = c.producer();
+            let thread_drops = drops.clone();
+            let t = thread::spawn(move || {
+                let q = p.clone();
+                drop(p);
+                let result = q.push(Tracked {
+                    id: 0,
+                    drops: thread_drops,
+                });
+                drop(q);
+                result.is_ok()
+            });
+            drop(c);
+            t.join().unwrap();
+            assert_eq!(drops.of(0), 1);
+        },
+    );
+}
+
+/// (c) Producers are cloned and dropped on both sides while the owner
+/// commits: every push that succeeded is committed once, in order.
+#[test]
+fn producer_clone_and_drop_racing_with_commit() {
+    check(
+        "producer clone/drop racing with commit",
+        Bound::Exhaustive,
+        || {
+            let mut c = BufferedCollection::new();
+            let p = c.producer();
+            let t = thread::spawn(move || {
+                let q = p.clone();
+                p.push(1).unwrap();
+                drop(p);
+                let r = q.clone();
+                drop(q);
+                r.push(2).unwrap();
+            });
+            let first = c.commit();
+            let extra = c.producer();
+            let extra2 = extra.clone();
+            drop(extra);
+            let second = c.commit();
+            t.join().unwrap();
+            let third = c.commit();
+            assert_eq!(first + second + third, 2);
+            assert_eq!(c.as_slice(), [1, 2]);
+
+            extra2.push(3).unwrap();
+            drop(extra2);
+            assert_eq!(c.commit(), 1);
+            assert_eq!(c.as_slice(), [1, 2, 3]);
+        },
+    );
+}
+
+static CLEARED: StdAtomicUsize = StdAtomicUsize::new(0);
+static COMMITTED_AFTER_CLEAR: StdAtomicUsize = StdAtomicUsize::new(0);
+
+/// (d) `clear_pending` racing with a push: the value is cleared (dropped
+/// once) or committed afterwards, never both, never lost.
+#[test]
+fn clear_pending_racing_with_a_push() {
+    check("clear_pending racing with push", Bound::Exhaustive, || {
+        let drops = Drops::new();
+        let mut c = BufferedCollection::new();
+        let p = c.producer();
+        let thread_drops = drops.clone();
+        let t = thread::spawn(move || {
+            p.push(Tracked {
+                id: 0,
+                drops: thread_drops,
+            })
+            .unwrap();
+        });
+        c.clear_pending();
+        let cleared = drops.of(0) == 1;
+        t.join().unwrap();
+        assert_eq!(c.commit(), usize::from(!cleared));
+        assert_eq!(c.len(), usize::from(!cleared));
+        assert_eq!(drops.of(0), usize::from(cleared));
+        drop(c);
+        assert_eq!(drops.of(0), 1);
+        let outcome = if cleared {
+            &CLEARED
+        } else {
+            &COMMITTED_AFTER_CLEAR
+        };
+        outcome.fetch_add(1, StdOrdering::Relaxed);
+    });
+    let seen = [&CLEARED, &COMMITTED_AFTER_CLEAR].map(|n| n.load(StdOrdering::Relaxed));
+    println!("  outcomes (cleared, committed after the clear): {seen:?}");
+    assert!(seen.iter().all(|&n| n > 0), "both outcomes were explored");
+}
