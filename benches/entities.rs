@@ -1,1 +1,756 @@
+//! Issue 6: the steady-state entity pass, done every way there is.
+//!
+//! One criterion group per (scenario, entity size, N); inside it every
+//! method does the same work on the same input and must end with the same
+//! population (checked once per group, before anything is timed):
+//!
+//! | id | method |
+//! | --- | --- |
+//! | `cursor` | this crate's ordered cursor (`while let Some(e) = cursor.next()`) |
+//! | `traverse` | the closure form, `ReadWriteCollection::traverse` |
+//! | `unordered` | the cursor in `Mode::Unordered` (swap-remove) |
+//! | `retain_mut` | `Vec::retain_mut`, spawns in a side `Vec`, second pass over them, appended |
+//! | `two_vecs` | copy survivors into a second `Vec`, swap, clear |
+//! | `swap_remove` | index loop with `Vec::swap_remove` (unordered) |
+//! | `hand_loop` | hand-written single-array loop with a write index (`Copy` data) |
+//! | `vec_grow_scan` | `vec_mut_scan::VecGrowScan`, spawns as for `retain_mut` |
+//! | `vec_remove` | index loop with `Vec::remove` (N = 1k only: quadratic) |
+//! | `copy_floor` | `copy_from_slice` of the N entities into another buffer |
+//! | `iter_mut` | `for e in v.iter_mut()` update, verdict ignored (nothing-removed scenario only) |
+//! | `iter_mut_checked` | the same, but testing the verdict as the other methods do |
+//!
+//! Scenarios: `steady` (10% expire, 5% spawn a child that the same pass
+//! updates where the method allows; `retain_mut` and `vec_grow_scan` need a
+//! second pass over the side list), `none` (nothing expires or spawns),
+//! `half` (50% expire, no spawns). Expiry is deterministic: a per-entity
+//! countdown (`life`) whose start value comes from a hash of the id.
+//!
+//! Steady state: every method keeps its buffers (and their capacity, with
+//! 10% spare, pre-faulted) across iterations, and before each timed
+//! iteration the same initial population is copied back in, untimed
+//! (`iter_custom`). So every timed pass starts from identical contents, in
+//! warm buffers, with the data as fresh in cache as the copy left it.
+//!
+//! The `auto_remove` groups compare `ReadWriteCollection::with_auto_remove`
+//! with the same removal written in the loop body, and the default policy
+//! (`NoAutoRemove`) with a trivially false predicate and the hand loop.
+//!
+//! Run everything with `cargo bench --bench entities`; quick smoke:
+//! `cargo bench --bench entities -- --warm-up-time 0.2 --measurement-time 0.5`.
+//! Under `cargo test` (no `--bench` flag) only N = 1k is set up, so the
+//! checks run but nothing large is built in a debug binary.
+
+#[cfg(not(any(loom, miri)))]
+fn main() {
+    imp::main();
+}
+
+#[cfg(any(loom, miri))]
 fn main() {}
+
+#[cfg(not(any(loom, miri)))]
+mod imp {
+    use std::hint::black_box;
+    use std::mem;
+    use std::time::{Duration, Instant};
+
+    use criterion::measurement::WallTime;
+    use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput};
+    use read_write_collection::{AutoRemove, Mode, ReadWriteCollection};
+    use vec_mut_scan::VecGrowScan;
+
+    /// Set on parents that spawn a child when updated.
+    const SPAWNS: u32 = 1 << 30;
+    /// Set on children (so ids stay unique and children never spawn).
+    const CHILD: u32 = 1 << 31;
+    /// A child's starting life: it survives its first update.
+    const CHILD_LIFE: u32 = 100;
+
+    /// A game entity of `24 + 8 * PAD` bytes: `Entity<1>` is 32 B,
+    /// `Entity<13>` is 128 B. The update touches the first 24 bytes.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    #[repr(C)]
+    pub(crate) struct Entity<const PAD: usize> {
+        pos: [f32; 2],
+        vel: [f32; 2],
+        id: u32,
+        life: u32,
+        pad: [u64; PAD],
+    }
+
+    const _: () = assert!(mem::size_of::<Entity<1>>() == 32);
+    const _: () = assert!(mem::size_of::<Entity<13>>() == 128);
+
+    impl<const PAD: usize> Entity<PAD> {
+        const ZERO: Self = Entity {
+            pos: [0.0; 2],
+            vel: [0.0; 2],
+            id: 0,
+            life: 0,
+            pad: [0; PAD],
+        };
+
+        fn child(&self) -> Self {
+            Entity {
+                pos: self.pos,
+                vel: [-self.vel[0], -self.vel[1]],
+                id: (self.id & !SPAWNS) | CHILD,
+                life: CHILD_LIFE,
+                pad: self.pad,
+            }
+        }
+    }
+
+    pub(crate) enum Step<const PAD: usize> {
+        Keep,
+        Expire,
+        Spawn(Entity<PAD>),
+    }
+
+    /// The per-entity update every method runs: move, age, and say whether
+    /// the entity expired or spawned a child.
+    #[inline(always)]
+    fn step<const PAD: usize>(e: &mut Entity<PAD>) -> Step<PAD> {
+        e.pos[0] += e.vel[0];
+        e.pos[1] += e.vel[1];
+        e.life -= 1;
+        if e.life == 0 {
+            Step::Expire
+        } else if e.id & SPAWNS != 0 {
+            Step::Spawn(e.child())
+        } else {
+            Step::Keep
+        }
+    }
+
+    /// The auto-remove predicate equivalent to `Step::Expire`.
+    fn expired<const PAD: usize>(e: &Entity<PAD>) -> bool {
+        e.life == 0
+    }
+
+    fn splitmix(mut x: u64) -> u64 {
+        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        x ^ (x >> 31)
+    }
+
+    #[derive(Clone, Copy, Debug)]
+    struct Scenario {
+        name: &'static str,
+        expire_pct: u64,
+        spawn_pct: u64,
+    }
+
+    const SCENARIOS: [Scenario; 3] = [
+        Scenario {
+            name: "steady",
+            expire_pct: 10,
+            spawn_pct: 5,
+        },
+        Scenario {
+            name: "none",
+            expire_pct: 0,
+            spawn_pct: 0,
+        },
+        Scenario {
+            name: "half",
+            expire_pct: 50,
+            spawn_pct: 0,
+        },
+    ];
+
+    /// The initial population: which entities expire or spawn on this pass
+    /// is decided by a hash of the id (scattered, not periodic).
+    fn population<const PAD: usize>(n: usize, s: Scenario) -> Vec<Entity<PAD>> {
+        (0..n as u32)
+            .map(|id| {
+                let h = splitmix(u64::from(id));
+                let expire = h % 100 < s.expire_pct;
+                let spawn = !expire && (h >> 32) % 100 < s.spawn_pct;
+                let mut pad = [0; PAD];
+                pad[0] = h;
+                Entity {
+                    pos: [id as f32, (h % 1000) as f32],
+                    vel: [((h >> 8) % 7) as f32 - 3.0, ((h >> 16) % 5) as f32 - 2.0],
+                    id: if spawn { id | SPAWNS } else { id },
+                    life: if expire {
+                        1
+                    } else {
+                        2 + ((h >> 40) % 1000) as u32
+                    },
+                    pad,
+                }
+            })
+            .collect()
+    }
+
+    /// The obviously correct result: survivors in order, then the
+    /// children in spawn order, each updated once.
+    fn model<const PAD: usize>(base: &[Entity<PAD>]) -> (Vec<Entity<PAD>>, usize, usize) {
+        let mut out = Vec::new();
+        let mut children = Vec::new();
+        let mut expired = 0;
+        for e in base {
+            let mut e = *e;
+            match step(&mut e) {
+                Step::Keep => out.push(e),
+                Step::Expire => expired += 1,
+                Step::Spawn(c) => {
+                    out.push(e);
+                    children.push(c);
+                }
+            }
+        }
+        let spawned = children.len();
+        for mut c in children {
+            assert!(
+                matches!(step(&mut c), Step::Keep),
+                "children neither expire nor spawn"
+            );
+            out.push(c);
+        }
+        (out, expired, spawned)
+    }
+
+    // ---------------------------------------------------------------- methods
+
+    fn cursor_pass<const PAD: usize, A: AutoRemove<Entity<PAD>>>(
+        c: &mut ReadWriteCollection<Entity<PAD>, A>,
+    ) {
+        let mut cursor = c.cursor();
+        while let Some(mut e) = cursor.next() {
+            match step(&mut *e) {
+                Step::Keep => {}
+                Step::Expire => {
+                    e.remove();
+                }
+                Step::Spawn(child) => e.push(child),
+            }
+        }
+    }
+
+    fn traverse_pass<const PAD: usize>(c: &mut ReadWriteCollection<Entity<PAD>>) {
+        c.traverse(|mut e| match step(&mut *e) {
+            Step::Keep => {}
+            Step::Expire => {
+                e.remove();
+            }
+            Step::Spawn(child) => e.push(child),
+        });
+    }
+
+    /// The loop body for a collection whose predicate does the removing.
+    fn auto_remove_pass<const PAD: usize, A: AutoRemove<Entity<PAD>>>(
+        c: &mut ReadWriteCollection<Entity<PAD>, A>,
+    ) {
+        let mut cursor = c.cursor();
+        while let Some(mut e) = cursor.next() {
+            if let Step::Spawn(child) = step(&mut *e) {
+                e.push(child);
+            }
+        }
+    }
+
+    /// The second pass that methods without in-pass spawning need: update
+    /// the spawned entities (and theirs, if any), then append them.
+    fn second_pass<const PAD: usize>(
+        v: &mut Vec<Entity<PAD>>,
+        side: &mut Vec<Entity<PAD>>,
+        side2: &mut Vec<Entity<PAD>>,
+    ) {
+        while !side.is_empty() {
+            side.retain_mut(|e| match step(e) {
+                Step::Keep => true,
+                Step::Expire => false,
+                Step::Spawn(child) => {
+                    side2.push(child);
+                    true
+                }
+            });
+            v.append(side);
+            mem::swap(side, side2);
+        }
+    }
+
+    fn retain_mut_pass<const PAD: usize>(s: &mut SideState<PAD>) {
+        let side = &mut s.side;
+        s.v.retain_mut(|e| match step(e) {
+            Step::Keep => true,
+            Step::Expire => false,
+            Step::Spawn(child) => {
+                side.push(child);
+                true
+            }
+        });
+        second_pass(&mut s.v, &mut s.side, &mut s.side2);
+    }
+
+    fn vec_grow_scan_pass<const PAD: usize>(s: &mut SideState<PAD>) {
+        let mut scan = VecGrowScan::new(&mut s.v);
+        while let Some(mut e) = scan.next() {
+            match step(&mut *e) {
+                Step::Keep => {}
+                Step::Expire => {
+                    e.remove();
+                }
+                Step::Spawn(child) => s.side.push(child),
+            }
+        }
+        drop(scan);
+        second_pass(&mut s.v, &mut s.side, &mut s.side2);
+    }
+
+    fn two_vecs_pass<const PAD: usize>(s: &mut TwoVecs<PAD>) {
+        let (a, b) = (&mut s.a, &mut s.b);
+        let mut i = 0;
+        while i < a.len() {
+            let mut e = a[i];
+            i += 1;
+            match step(&mut e) {
+                Step::Keep => b.push(e),
+                Step::Expire => {}
+                Step::Spawn(child) => {
+                    b.push(e);
+                    a.push(child); // visited later in this pass
+                }
+            }
+        }
+        mem::swap(a, b);
+        b.clear();
+    }
+
+    fn swap_remove_pass<const PAD: usize>(v: &mut Vec<Entity<PAD>>) {
+        let mut i = 0;
+        while i < v.len() {
+            match step(&mut v[i]) {
+                Step::Keep => i += 1,
+                Step::Expire => {
+                    v.swap_remove(i); // the last element is visited next
+                }
+                Step::Spawn(child) => {
+                    v.push(child);
+                    i += 1;
+                }
+            }
+        }
+    }
+
+    /// The "simple algorithm" for `Copy` data: read the entity at the read
+    /// index, update the copy, write survivors back at the write index.
+    /// (Updating in place at the read index and then copying down is
+    /// slower: the 32-byte copy reads bytes just written by the update,
+    /// which defeats store-to-load forwarding.)
+    fn hand_loop_pass<const PAD: usize>(v: &mut Vec<Entity<PAD>>) {
+        let mut write = 0;
+        let mut read = 0;
+        while read < v.len() {
+            let mut e = v[read];
+            read += 1;
+            match step(&mut e) {
+                Step::Expire => {}
+                Step::Keep => {
+                    v[write] = e;
+                    write += 1;
+                }
+                Step::Spawn(child) => {
+                    v[write] = e;
+                    write += 1;
+                    v.push(child);
+                }
+            }
+        }
+        v.truncate(write);
+    }
+
+    fn vec_remove_pass<const PAD: usize>(v: &mut Vec<Entity<PAD>>) {
+        let mut i = 0;
+        while i < v.len() {
+            match step(&mut v[i]) {
+                Step::Keep => i += 1,
+                Step::Expire => {
+                    v.remove(i);
+                }
+                Step::Spawn(child) => {
+                    v.push(child);
+                    i += 1;
+                }
+            }
+        }
+    }
+
+    /// The plain update loop: nothing can be removed, the verdict is
+    /// ignored.
+    fn iter_mut_pass<const PAD: usize>(v: &mut [Entity<PAD>]) {
+        for e in v.iter_mut() {
+            let _ = step(e);
+        }
+    }
+
+    /// The plain update loop that still looks at the verdict (and would
+    /// panic on a removal): the same decisions as the cursor makes.
+    fn iter_mut_checked_pass<const PAD: usize>(v: &mut [Entity<PAD>]) {
+        for e in v.iter_mut() {
+            if !matches!(step(e), Step::Keep) {
+                not_in_this_scenario();
+            }
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn not_in_this_scenario() -> ! {
+        panic!("iter_mut cannot remove or spawn")
+    }
+
+    // ------------------------------------------------------------ state
+
+    pub(crate) struct SideState<const PAD: usize> {
+        v: Vec<Entity<PAD>>,
+        side: Vec<Entity<PAD>>,
+        side2: Vec<Entity<PAD>>,
+    }
+
+    pub(crate) struct TwoVecs<const PAD: usize> {
+        a: Vec<Entity<PAD>>,
+        b: Vec<Entity<PAD>>,
+    }
+
+    pub(crate) struct CopyFloor<const PAD: usize> {
+        src: Vec<Entity<PAD>>,
+        dst: Vec<Entity<PAD>>,
+    }
+
+    /// A `Vec` with `cap` slots, all written once (so no page is faulted in
+    /// during a timed pass), then emptied.
+    fn warm_vec<const PAD: usize>(cap: usize) -> Vec<Entity<PAD>> {
+        let mut v = vec![Entity::ZERO; cap];
+        v.clear();
+        v
+    }
+
+    fn warm_collection<const PAD: usize, A: AutoRemove<Entity<PAD>>>(
+        mut c: ReadWriteCollection<Entity<PAD>, A>,
+        cap: usize,
+    ) -> ReadWriteCollection<Entity<PAD>, A> {
+        c.extend(std::iter::repeat(Entity::ZERO).take(cap));
+        c.clear();
+        c
+    }
+
+    fn refill<const PAD: usize>(v: &mut Vec<Entity<PAD>>, base: &[Entity<PAD>]) {
+        v.clear();
+        v.extend_from_slice(base);
+    }
+
+    fn refill_collection<const PAD: usize, A>(
+        c: &mut ReadWriteCollection<Entity<PAD>, A>,
+        base: &[Entity<PAD>],
+    ) {
+        c.clear();
+        c.extend(base);
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum Check {
+        /// Same elements, same order as the model.
+        Ordered,
+        /// Same elements as the model, any order.
+        Multiset,
+        /// Not a method (the copy floor): only the population is checked.
+        Floor,
+    }
+
+    struct Ctx<'g, 'c, const PAD: usize> {
+        group: &'g mut BenchmarkGroup<'c, WallTime>,
+        base: &'g [Entity<PAD>],
+        expect: &'g [Entity<PAD>],
+        expect_sorted: &'g [Entity<PAD>],
+    }
+
+    impl<const PAD: usize> Ctx<'_, '_, PAD> {
+        /// Checks the method once against the model, then times `run`
+        /// with an untimed `reset` from the same base before each pass.
+        fn method<S>(
+            &mut self,
+            name: &str,
+            mut state: S,
+            reset: impl Fn(&mut S, &[Entity<PAD>]),
+            run: impl Fn(&mut S),
+            out: impl Fn(&S) -> &[Entity<PAD>],
+            check: Check,
+        ) {
+            let base = self.base;
+            reset(&mut state, base);
+            run(&mut state);
+            let got = out(&state);
+            assert_eq!(got.len(), self.expect.len(), "{name}: population differs");
+            match check {
+                Check::Ordered => assert!(got == self.expect, "{name}: contents differ"),
+                Check::Multiset => {
+                    let mut sorted = got.to_vec();
+                    sorted.sort_by_key(|e| e.id);
+                    assert!(sorted == self.expect_sorted, "{name}: contents differ");
+                }
+                Check::Floor => {}
+            }
+            self.group.bench_function(name, |b| {
+                b.iter_custom(|iters| {
+                    let mut total = Duration::ZERO;
+                    for _ in 0..iters {
+                        reset(&mut state, base);
+                        let start = Instant::now();
+                        run(black_box(&mut state));
+                        total += start.elapsed();
+                    }
+                    total
+                })
+            });
+        }
+    }
+
+    fn size_label(n: usize) -> String {
+        match n {
+            n if n >= 1_000_000 && n % 1_000_000 == 0 => format!("{}M", n / 1_000_000),
+            n if n >= 1_000 && n % 1_000 == 0 => format!("{}k", n / 1_000),
+            n => n.to_string(),
+        }
+    }
+
+    /// Sample sizes that keep the full run practical: a 1M x 128 B pass
+    /// plus its reset is tens of milliseconds.
+    fn configure(group: &mut BenchmarkGroup<'_, WallTime>, n: usize) {
+        group.throughput(Throughput::Elements(n as u64));
+        if n >= 100_000 {
+            group.sampling_mode(SamplingMode::Flat);
+        }
+        if n >= 1_000_000 {
+            group.sample_size(20);
+        } else if n >= 100_000 {
+            group.sample_size(40);
+        }
+    }
+
+    fn scenario_group<const PAD: usize>(c: &mut Criterion, s: Scenario, n: usize) {
+        let base = population::<PAD>(n, s);
+        let (expect, expired, spawned) = model(&base);
+        let mut expect_sorted = expect.clone();
+        expect_sorted.sort_by_key(|e| e.id);
+        let bytes = mem::size_of::<Entity<PAD>>();
+        eprintln!(
+            "# {}/{bytes}B/{}: {n} entities -> {} ({expired} expire, {spawned} spawn)",
+            s.name,
+            size_label(n),
+            expect.len()
+        );
+        let cap = n + n / 10 + 16;
+        let mut group = c.benchmark_group(format!("{}/{bytes}B/{}", s.name, size_label(n)));
+        configure(&mut group, n);
+        let mut ctx = Ctx {
+            group: &mut group,
+            base: &base,
+            expect: &expect,
+            expect_sorted: &expect_sorted,
+        };
+
+        ctx.method(
+            "cursor",
+            warm_collection(ReadWriteCollection::new(), cap),
+            refill_collection,
+            cursor_pass,
+            |c| c.as_slice(),
+            Check::Ordered,
+        );
+        ctx.method(
+            "traverse",
+            warm_collection(ReadWriteCollection::new(), cap),
+            refill_collection,
+            traverse_pass,
+            |c| c.as_slice(),
+            Check::Ordered,
+        );
+        let unordered = warm_collection(ReadWriteCollection::unordered(), cap);
+        assert_eq!(unordered.mode(), Mode::Unordered);
+        ctx.method(
+            "unordered",
+            unordered,
+            refill_collection,
+            cursor_pass,
+            |c| c.as_slice(),
+            Check::Multiset,
+        );
+        ctx.method(
+            "retain_mut",
+            SideState {
+                v: warm_vec(cap),
+                side: warm_vec(n / 10 + 16),
+                side2: warm_vec(n / 10 + 16),
+            },
+            |s, base| refill(&mut s.v, base),
+            retain_mut_pass,
+            |s| &s.v,
+            Check::Ordered,
+        );
+        ctx.method(
+            "two_vecs",
+            TwoVecs {
+                a: warm_vec(cap),
+                b: warm_vec(cap),
+            },
+            |s, base| {
+                refill(&mut s.a, base);
+                s.b.clear();
+            },
+            two_vecs_pass,
+            |s| &s.a,
+            Check::Ordered,
+        );
+        ctx.method(
+            "swap_remove",
+            warm_vec(cap),
+            refill,
+            swap_remove_pass,
+            |v| v,
+            Check::Multiset,
+        );
+        ctx.method(
+            "hand_loop",
+            warm_vec(cap),
+            refill,
+            hand_loop_pass,
+            |v| v,
+            Check::Ordered,
+        );
+        ctx.method(
+            "vec_grow_scan",
+            SideState {
+                v: warm_vec(cap),
+                side: warm_vec(n / 10 + 16),
+                side2: warm_vec(n / 10 + 16),
+            },
+            |s, base| refill(&mut s.v, base),
+            vec_grow_scan_pass,
+            |s| &s.v,
+            Check::Ordered,
+        );
+        if n <= 1_000 {
+            ctx.method(
+                "vec_remove",
+                warm_vec(cap),
+                refill,
+                vec_remove_pass,
+                |v| v,
+                Check::Ordered,
+            );
+        }
+        if s.expire_pct == 0 && s.spawn_pct == 0 {
+            ctx.method(
+                "iter_mut",
+                warm_vec(cap),
+                refill,
+                |v| iter_mut_pass(v),
+                |v| v,
+                Check::Ordered,
+            );
+            ctx.method(
+                "iter_mut_checked",
+                warm_vec(cap),
+                refill,
+                |v| iter_mut_checked_pass(v),
+                |v| v,
+                Check::Ordered,
+            );
+        }
+        // The floor: the same bytes copied once. Its output is the input.
+        let mut floor_dst = warm_vec(cap);
+        floor_dst.resize(n, Entity::ZERO);
+        ctx.expect = &base;
+        ctx.method(
+            "copy_floor",
+            CopyFloor {
+                src: warm_vec(cap),
+                dst: floor_dst,
+            },
+            |s, base| refill(&mut s.src, base),
+            |s| s.dst.copy_from_slice(&s.src),
+            |s| &s.dst,
+            Check::Floor,
+        );
+        group.finish();
+    }
+
+    /// `with_auto_remove(pred)` against the same removal written in the
+    /// loop body, and the default `NoAutoRemove` against a trivially false
+    /// predicate and the hand loop (the "costs nothing" claim).
+    fn auto_remove_group<const PAD: usize>(c: &mut Criterion, n: usize) {
+        let s = SCENARIOS[0];
+        let base = population::<PAD>(n, s);
+        let (expect, _, _) = model(&base);
+        let cap = n + n / 10 + 16;
+        let bytes = mem::size_of::<Entity<PAD>>();
+        let mut group = c.benchmark_group(format!("auto_remove/{bytes}B/{}", size_label(n)));
+        configure(&mut group, n);
+        let mut ctx = Ctx {
+            group: &mut group,
+            base: &base,
+            expect: &expect,
+            expect_sorted: &[],
+        };
+        ctx.method(
+            "body_remove",
+            warm_collection(ReadWriteCollection::new(), cap),
+            refill_collection,
+            cursor_pass,
+            |c| c.as_slice(),
+            Check::Ordered,
+        );
+        ctx.method(
+            "with_auto_remove",
+            warm_collection(ReadWriteCollection::with_auto_remove(expired::<PAD>), cap),
+            refill_collection,
+            auto_remove_pass,
+            |c| c.as_slice(),
+            Check::Ordered,
+        );
+        ctx.method(
+            "false_predicate",
+            warm_collection(
+                ReadWriteCollection::with_auto_remove(|_: &Entity<PAD>| false),
+                cap,
+            ),
+            refill_collection,
+            cursor_pass,
+            |c| c.as_slice(),
+            Check::Ordered,
+        );
+        ctx.method(
+            "hand_loop",
+            warm_vec(cap),
+            refill,
+            hand_loop_pass,
+            |v| v,
+            Check::Ordered,
+        );
+        group.finish();
+    }
+
+    pub(crate) fn main() {
+        // `cargo bench` passes `--bench`; `cargo test` does not, and then
+        // every routine runs once: keep that to the small size.
+        let benching = std::env::args().any(|a| a == "--bench");
+        let sizes: &[usize] = if benching {
+            &[1_000, 100_000, 1_000_000]
+        } else {
+            &[1_000]
+        };
+        let mut c = Criterion::default().configure_from_args();
+        for &n in sizes {
+            for s in SCENARIOS {
+                scenario_group::<1>(&mut c, s, n);
+                scenario_group::<13>(&mut c, s, n);
+            }
+            auto_remove_group::<1>(&mut c, n);
+        }
+        c.final_summary();
+    }
+}
