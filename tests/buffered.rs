@@ -854,3 +854,65 @@ fn steady_frame_loop_does_not_allocate_after_warm_up() {
     assert_eq!(handled, [16; 10], "8 inputs + 8 follow-ups each frame");
     assert_eq!(allocations, 0);
 }
+
+/// An element whose drop pushes a follow-up through a producer of the
+/// same collection: the queue's locks must not be held while elements are
+/// dropped (no deadlock), and nothing is lost or dropped twice.
+struct Reentrant<'a> {
+    id: u32,
+    then: Option<Producer<Reentrant<'a>>>,
+    log: &'a DropLog,
+}
+
+impl Drop for Reentrant<'_> {
+    fn drop(&mut self) {
+        self.log.0.lock().unwrap().push(self.id);
+        if let Some(p) = self.then.take() {
+            let child = Reentrant {
+                id: self.id + 100,
+                then: None,
+                log: self.log,
+            };
+            // Refused after the collection's drop: the child comes back
+            // and is dropped here.
+            let _ = p.push(child);
+        }
+    }
+}
+
+#[test]
+fn element_drops_may_push_through_a_producer() {
+    let log = DropLog::default();
+    let mut c = BufferedCollection::new();
+    let p = c.producer();
+    let item = |id: u32| Reentrant {
+        id,
+        then: Some(p.clone()),
+        log: &log,
+    };
+
+    // Dropped by `clear_pending` (outside the lock): the child is queued.
+    p.push(item(1)).unwrap();
+    c.clear_pending();
+    assert_eq!(log.dropped(), [1]);
+    assert_eq!(c.pending_len(), 1);
+    assert_eq!(c.commit(), 1);
+    assert_eq!(c.iter().map(|r| r.id).collect::<Vec<_>>(), [101]);
+
+    // Dropped by `clear_visible`: the child is queued.
+    c.push(item(2));
+    c.commit();
+    c.clear_visible();
+    assert_eq!(log.dropped(), [1, 2, 101]);
+    assert_eq!(c.pending_len(), 1);
+
+    // Dropped with the collection: visible (queue still open, child
+    // queued and then dropped by the close) and queued (child refused).
+    c.commit(); // [102]
+    c.push(item(3));
+    c.commit(); // [102, 3]
+    p.push(item(4)).unwrap();
+    drop(c);
+    assert_eq!(log.dropped(), [1, 2, 3, 4, 101, 102, 103, 104]);
+    assert!(p.is_closed());
+}
