@@ -1,0 +1,237 @@
+//! Shared helpers for the integration tests: drop-tracked element types.
+//!
+//! Counters live in thread-locals, so tests running in parallel (cargo test)
+//! or one after another on one thread (Miri) never see each other's counts.
+//! The tracked types own no heap memory, so a test that leaks them on
+//! purpose (`mem::forget` of a cursor) does not make Miri report a leak.
+#![allow(dead_code, unreachable_pub)]
+
+use std::cell::{Cell, RefCell};
+use std::fmt;
+
+thread_local! {
+    /// Per tracker: how many times each element id has been dropped.
+    static DROPS: RefCell<Vec<Vec<u32>>> = const { RefCell::new(Vec::new()) };
+    static ZST_LIVE: Cell<isize> = const { Cell::new(0) };
+}
+
+/// Hands out [`Elem`]s and records every drop of each of them.
+#[derive(Debug)]
+pub struct Tracker {
+    index: usize,
+}
+
+impl Default for Tracker {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Tracker {
+    pub fn new() -> Self {
+        let index = DROPS.with(|d| {
+            let mut d = d.borrow_mut();
+            d.push(Vec::new());
+            d.len() - 1
+        });
+        Tracker { index }
+    }
+
+    fn make(&self, val: i64, bomb: bool) -> Elem {
+        let id = DROPS.with(|d| {
+            let mut d = d.borrow_mut();
+            let drops = &mut d[self.index];
+            drops.push(0);
+            drops.len() - 1
+        });
+        Elem {
+            tracker: self.index as u32,
+            id: id as u32,
+            val,
+            flag: false,
+            bomb,
+        }
+    }
+
+    /// A new element holding `val`.
+    pub fn elem(&self, val: i64) -> Elem {
+        self.make(val, false)
+    }
+
+    /// A new element whose `Drop` panics (unless the thread is already
+    /// panicking, which would abort).
+    pub fn bomb(&self, val: i64) -> Elem {
+        self.make(val, true)
+    }
+
+    /// `n` new elements with values `0..n`.
+    pub fn elems(&self, vals: impl IntoIterator<Item = i64>) -> Vec<Elem> {
+        vals.into_iter().map(|v| self.elem(v)).collect()
+    }
+
+    /// How many elements this tracker created.
+    pub fn created(&self) -> usize {
+        DROPS.with(|d| d.borrow()[self.index].len())
+    }
+
+    /// How many times element `id` was dropped.
+    pub fn drops(&self, id: u32) -> u32 {
+        DROPS.with(|d| d.borrow()[self.index][id as usize])
+    }
+
+    /// Every drop count, indexed by id.
+    pub fn drop_counts(&self) -> Vec<u32> {
+        DROPS.with(|d| d.borrow()[self.index].clone())
+    }
+
+    /// Created elements not dropped yet (panics if any was dropped twice).
+    pub fn live(&self) -> usize {
+        let counts = self.drop_counts();
+        assert!(
+            counts.iter().all(|&c| c <= 1),
+            "an element was dropped more than once: {counts:?}"
+        );
+        counts.iter().filter(|&&c| c == 0).count()
+    }
+
+    /// The ids of the elements not dropped yet.
+    pub fn live_ids(&self) -> Vec<u32> {
+        let counts = self.drop_counts();
+        assert!(
+            counts.iter().all(|&c| c <= 1),
+            "an element was dropped more than once: {counts:?}"
+        );
+        (0..counts.len() as u32)
+            .filter(|&i| counts[i as usize] == 0)
+            .collect()
+    }
+
+    /// Asserts that every element this tracker created was dropped exactly once.
+    pub fn assert_all_dropped_once(&self) {
+        let counts = self.drop_counts();
+        assert!(
+            counts.iter().all(|&c| c == 1),
+            "drop counts (index = id) should all be 1: {counts:?}"
+        );
+    }
+
+    /// Asserts that exactly the elements in `ids` are alive (each other one
+    /// was dropped exactly once, these never).
+    pub fn assert_live_exactly(&self, ids: &[u32]) {
+        let mut want: Vec<u32> = ids.to_vec();
+        want.sort_unstable();
+        assert_eq!(self.live_ids(), want, "live element ids");
+    }
+}
+
+/// A drop-tracked element: identity `id`, a value, a flag the auto-remove
+/// tests use as "expired".
+pub struct Elem {
+    tracker: u32,
+    id: u32,
+    pub val: i64,
+    pub flag: bool,
+    bomb: bool,
+}
+
+impl Elem {
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// The element's state, for comparing against a model.
+    pub fn key(&self) -> (u32, i64, bool) {
+        (self.id, self.val, self.flag)
+    }
+
+    /// A flagged element (expired, for the auto-remove predicate).
+    pub fn flagged(mut self) -> Self {
+        self.flag = true;
+        self
+    }
+}
+
+impl Drop for Elem {
+    fn drop(&mut self) {
+        DROPS.with(|d| d.borrow_mut()[self.tracker as usize][self.id as usize] += 1);
+        if self.bomb && !std::thread::panicking() {
+            panic!("bomb {} went off", self.id);
+        }
+    }
+}
+
+impl Clone for Elem {
+    /// A clone is a new element (new id) with the same value and flag.
+    fn clone(&self) -> Self {
+        let t = Tracker {
+            index: self.tracker as usize,
+        };
+        let mut e = t.elem(self.val);
+        e.flag = self.flag;
+        e
+    }
+}
+
+impl fmt::Debug for Elem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}={}", self.id, self.val)?;
+        if self.flag {
+            f.write_str("!")?;
+        }
+        Ok(())
+    }
+}
+
+/// The ids of a sequence of elements, in order.
+pub fn ids<'a>(elems: impl IntoIterator<Item = &'a Elem>) -> Vec<u32> {
+    elems.into_iter().map(Elem::id).collect()
+}
+
+/// The values of a sequence of elements, in order.
+pub fn vals<'a>(elems: impl IntoIterator<Item = &'a Elem>) -> Vec<i64> {
+    elems.into_iter().map(|e| e.val).collect()
+}
+
+/// A zero-sized element that counts live instances (per thread).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Zst(());
+
+impl Default for Zst {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Zst {
+    pub fn new() -> Self {
+        ZST_LIVE.with(|c| c.set(c.get() + 1));
+        Zst(())
+    }
+
+    /// Live `Zst`s on this thread.
+    pub fn live() -> isize {
+        ZST_LIVE.with(Cell::get)
+    }
+}
+
+impl Drop for Zst {
+    fn drop(&mut self) {
+        ZST_LIVE.with(|c| c.set(c.get() - 1));
+    }
+}
+
+/// Runs `f`, expecting it to panic; returns the panic message.
+pub fn expect_panic<R>(f: impl FnOnce() -> R) -> String {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(_) => panic!("expected a panic"),
+        Err(payload) => {
+            if let Some(s) = payload.downcast_ref::<&str>() {
+                (*s).to_string()
+            } else if let Some(s) = payload.downcast_ref::<String>() {
+                s.clone()
+            } else {
+                String::from("<non-string panic>")
+            }
+        }
+    }
+}
