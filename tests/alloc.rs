@@ -1,0 +1,211 @@
+//! Allocation counts: a traversal at steady state, a bounded collection at
+//! its cap and a `BufferedCollection` commit loop allocate nothing.
+//!
+//! The global allocator of this test binary counts allocator calls (alloc,
+//! realloc and dealloc) made by the current thread only, so tests running
+//! in parallel do not disturb each other.
+#![allow(unsafe_code)] // the counting allocator
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use read_write_collection::{BufferedCollection, Mode, ReadWriteCollection};
+
+struct Counting;
+
+thread_local! {
+    static CALLS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn bump() {
+    // `try_with`: the allocator may run while thread-locals are torn down.
+    let _ = CALLS.try_with(|c| c.set(c.get() + 1));
+}
+
+// SAFETY: every method forwards to `System` with the caller's arguments,
+// which upholds the `GlobalAlloc` contract; counting has no effect on it.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        bump();
+        // SAFETY: forwarded contract.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        bump();
+        // SAFETY: forwarded contract.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        bump();
+        // SAFETY: forwarded contract.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        bump();
+        // SAFETY: forwarded contract.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+/// Runs `f` and returns how many allocator calls this thread made in it.
+fn calls<R>(f: impl FnOnce() -> R) -> (R, usize) {
+    let before = CALLS.with(Cell::get);
+    let r = f();
+    (r, CALLS.with(Cell::get) - before)
+}
+
+const N: u64 = if cfg!(miri) { 100 } else { 10_000 };
+const PASSES: u64 = if cfg!(miri) { 4 } else { 30 };
+
+#[test]
+fn the_counter_sees_allocations() {
+    let (v, n) = calls(|| vec![1u8; 10]);
+    assert!(n >= 1);
+    let ((), n) = calls(|| drop(v));
+    assert_eq!(n, 1);
+}
+
+/// One frame: removes ~10 %, pushes ~5 %, mutates the rest.
+fn frame(c: &mut ReadWriteCollection<u64>, pass: u64) -> usize {
+    let mut visited = 0;
+    let mut cursor = c.cursor();
+    while let Some(mut e) = cursor.next() {
+        visited += 1;
+        let v = *e;
+        if (v + pass) % 10 == 0 {
+            e.remove();
+        } else {
+            *e = v.wrapping_add(3);
+            if v % 20 == 1 {
+                e.push(v + 7);
+            }
+        }
+    }
+    visited
+}
+
+#[test]
+fn a_steady_state_pass_allocates_nothing() {
+    for mode in [Mode::Ordered, Mode::Unordered] {
+        let mut c: ReadWriteCollection<u64> = ReadWriteCollection::with_capacity(2 * N as usize);
+        c.set_mode(mode);
+        c.extend(0..N);
+        let cap = c.capacity();
+        for pass in 0..PASSES {
+            let len = c.len();
+            let (visited, n) = calls(|| frame(&mut c, pass));
+            assert!(visited >= len);
+            assert_eq!(n, 0, "{mode:?} pass {pass} made {n} allocator calls");
+        }
+        assert_eq!(c.capacity(), cap);
+        assert!(c.len() < N as usize && !c.is_empty());
+    }
+}
+
+#[test]
+fn the_closure_form_and_prune_allocate_nothing() {
+    let mut expired = 0usize;
+    let mut c = ReadWriteCollection::with_auto_remove(|v: &u64| v % 7 == 0)
+        .with_removal_hook(|_v| expired += 1);
+    c.reserve(2 * N as usize);
+    c.extend(0..N);
+    let ((), n) = calls(|| {
+        for pass in 0..PASSES {
+            c.traverse(|mut e| {
+                *e += pass;
+                if *e % 13 == 0 {
+                    e.push(*e + 1);
+                }
+            });
+            c.prune();
+        }
+    });
+    assert_eq!(n, 0);
+    assert!(!c.is_empty());
+    drop(c);
+    assert!(expired > 0);
+}
+
+#[test]
+fn a_bounded_collection_at_its_cap_allocates_nothing() {
+    let max = N as usize;
+    for mode in [Mode::Ordered, Mode::Unordered] {
+        let mut c: ReadWriteCollection<u64> = ReadWriteCollection::bounded(max);
+        c.set_mode(mode);
+        // Warm-up: fill to the cap (allocates, lazily, up to `max`).
+        while c.try_push(c.len() as u64).is_ok() {}
+        assert_eq!(c.len(), max);
+        assert!(c.capacity() <= max);
+        let mut rejected = 0;
+        let mut accepted = 0;
+        let ((), n) = calls(|| {
+            for pass in 0..PASSES * 2 {
+                let mut cursor = c.cursor();
+                while let Some(mut e) = cursor.next() {
+                    let v = *e;
+                    if (v + pass) % 10 == 0 {
+                        e.remove();
+                        // Refill through the cursor after the entry is gone.
+                        match cursor.try_push(v + 1) {
+                            Ok(()) => accepted += 1,
+                            Err(_) => rejected += 1,
+                        }
+                    } else if v % 7 == 0 {
+                        match e.try_push(v + 2) {
+                            Ok(()) => accepted += 1,
+                            Err(err) => {
+                                assert_eq!(err.into_inner(), v + 2);
+                                rejected += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        });
+        assert_eq!(n, 0, "{mode:?}: {n} allocator calls at the cap");
+        assert!(c.capacity() <= max);
+        assert!(rejected > 0 && accepted > 0, "{rejected} {accepted}");
+    }
+}
+
+#[test]
+fn a_buffered_commit_loop_allocates_nothing_after_warm_up() {
+    let events = N as usize / 10;
+    let mut q: BufferedCollection<u64> = BufferedCollection::new();
+    let producer = q.producer();
+    q.extend(0..events as u64);
+    let mut handled = 0u64;
+    let mut frame = |q: &mut BufferedCollection<u64>| {
+        q.commit();
+        let mut cursor = q.cursor();
+        while let Some(e) = cursor.next() {
+            let v = e.remove();
+            handled += 1;
+            // Each event schedules its successor; every tenth comes back
+            // through the producer instead.
+            if v % 10 == 0 {
+                producer.push(v + 1).unwrap();
+            } else {
+                cursor.push(v + 1);
+            }
+        }
+    };
+    for _ in 0..3 {
+        frame(&mut q);
+    }
+    let ((), n) = calls(|| {
+        for _ in 0..PASSES {
+            frame(&mut q);
+        }
+    });
+    assert_eq!(n, 0, "{n} allocator calls in a steady commit loop");
+    assert_eq!(handled, (3 + PASSES) * events as u64);
+    assert_eq!(q.pending_len(), events);
+    assert!(q.is_empty());
+}

@@ -1,0 +1,96 @@
+//! Compile-time properties: auto traits follow `T`, which types must not be
+//! `Clone`/`Copy`, sizes, and error types.
+
+use std::cell::Cell;
+use std::mem::size_of;
+use std::rc::Rc;
+
+use read_write_collection::{
+    BufferedCollection, CapacityError, Cursor, Entry, Mode, NoAutoRemove, Producer, ProducerClosed,
+    ReadWriteCollection, ShrinkPolicy,
+};
+use static_assertions::{assert_impl_all, assert_not_impl_any, const_assert};
+
+// `Send`/`Sync` follow `T`: i32 is both, Rc neither, Cell is Send only.
+
+assert_impl_all!(ReadWriteCollection<i32>: Send, Sync);
+assert_impl_all!(ReadWriteCollection<Cell<i32>>: Send);
+assert_not_impl_any!(ReadWriteCollection<Cell<i32>>: Sync);
+assert_not_impl_any!(ReadWriteCollection<Rc<i32>>: Send, Sync);
+
+assert_impl_all!(Cursor<'static, i32>: Send, Sync);
+assert_impl_all!(Cursor<'static, Cell<i32>>: Send);
+assert_not_impl_any!(Cursor<'static, Cell<i32>>: Sync);
+assert_not_impl_any!(Cursor<'static, Rc<i32>>: Send, Sync);
+
+assert_impl_all!(Entry<'static, i32>: Send, Sync);
+assert_impl_all!(Entry<'static, Cell<i32>>: Send);
+assert_not_impl_any!(Entry<'static, Cell<i32>>: Sync);
+assert_not_impl_any!(Entry<'static, Rc<i32>>: Send, Sync);
+
+assert_impl_all!(BufferedCollection<i32>: Send, Sync);
+assert_impl_all!(BufferedCollection<Cell<i32>>: Send);
+assert_not_impl_any!(BufferedCollection<Cell<i32>>: Sync);
+assert_not_impl_any!(BufferedCollection<Rc<i32>>: Send, Sync);
+
+// A policy that is not `Send` makes the collection not `Send` either.
+assert_not_impl_any!(ReadWriteCollection<i32, Rc<dyn Fn(&i32) -> bool>>: Send, Sync);
+
+// Producers cross threads whenever the elements can.
+assert_impl_all!(Producer<i32>: Send, Sync, Clone);
+assert_impl_all!(Producer<Cell<i32>>: Send, Sync, Clone);
+assert_not_impl_any!(Producer<Rc<i32>>: Send, Sync);
+
+// Not duplicable: a cursor or an entry is a unique borrow of a pass.
+assert_not_impl_any!(Cursor<'static, i32>: Clone, Copy);
+assert_not_impl_any!(Entry<'static, i32>: Clone, Copy);
+assert_not_impl_any!(ReadWriteCollection<i32>: Copy);
+assert_not_impl_any!(BufferedCollection<i32>: Copy);
+
+// The common traits are there.
+assert_impl_all!(ReadWriteCollection<i32>: Clone, Default, std::fmt::Debug, PartialEq, Eq, std::hash::Hash, Ord, Extend<i32>, FromIterator<i32>, From<Vec<i32>>, Into<Vec<i32>>, IntoIterator);
+assert_impl_all!(Mode: Copy, Default, std::fmt::Debug, Eq, std::hash::Hash);
+assert_impl_all!(ShrinkPolicy: Copy, std::fmt::Debug, Eq);
+assert_impl_all!(NoAutoRemove: Copy, Default, Send, Sync);
+
+// Errors.
+assert_impl_all!(CapacityError<i32>: std::error::Error, Send, Sync);
+assert_impl_all!(CapacityError<Rc<i32>>: std::error::Error);
+assert_impl_all!(ProducerClosed<i32>: std::error::Error, Send, Sync);
+assert_impl_all!(ProducerClosed<Rc<i32>>: std::error::Error);
+
+// Sizes.
+const_assert!(size_of::<ReadWriteCollection<u64>>() <= 64);
+const_assert!(size_of::<ReadWriteCollection<u8>>() <= 64);
+const_assert!(size_of::<Entry<'static, u64>>() == size_of::<usize>());
+const_assert!(size_of::<Option<Entry<'static, u64>>>() == size_of::<usize>());
+// No predicate costs no space.
+const_assert!(
+    size_of::<ReadWriteCollection<u64, NoAutoRemove>>() == size_of::<ReadWriteCollection<u64>>()
+);
+
+#[test]
+fn a_cursor_is_driven_from_another_thread() {
+    // What `Cursor: Send` buys: a pass handed to a worker thread.
+    let mut c: ReadWriteCollection<i32> = (0..6).collect();
+    std::thread::scope(|s| {
+        let mut cursor = c.cursor();
+        s.spawn(move || {
+            while let Some(mut e) = cursor.next() {
+                if *e % 2 == 0 {
+                    e.remove();
+                } else {
+                    *e *= 10;
+                }
+            }
+        });
+    });
+    assert_eq!(c, [10, 30, 50]);
+    // And `Sync`: shared reads from two threads.
+    let total = std::thread::scope(|s| {
+        let a = s.spawn(|| c.iter().sum::<i32>());
+        let b = s.spawn(|| c.len());
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    assert_eq!(total, (90, 3));
+}
