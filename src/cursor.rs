@@ -132,20 +132,38 @@ impl<'a, T, A: AutoRemove<T>> Cursor<'a, T, A> {
     #[allow(clippy::should_implement_trait)] // lending: cannot be `Iterator::next`
     #[inline]
     pub fn next(&mut self) -> Option<Entry<'_, T>> {
+        if self.step() {
+            Some(self.held_entry())
+        } else {
+            None
+        }
+    }
+
+    /// Does what `next` does without lending the entry: returns whether an
+    /// element is now held.
+    #[inline]
+    pub(crate) fn step(&mut self) -> bool {
         self.settle();
         loop {
             let core = self.pass.core();
             if !core.advance() {
-                return None;
+                return false;
             }
             if self.policy.should_remove(core.current()) {
                 let value = core.take_current();
                 self.policy.removed(value);
                 continue;
             }
-            return Some(Entry {
-                core: self.pass.core(),
-            });
+            return true;
+        }
+    }
+
+    /// The entry for the held element (after `step` returned `true`).
+    #[inline]
+    pub(crate) fn held_entry(&mut self) -> Entry<'_, T> {
+        debug_assert!(self.pass.core_ref().held());
+        Entry {
+            core: self.pass.core(),
         }
     }
 
