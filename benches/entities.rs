@@ -35,10 +35,14 @@
 //! with the same removal written in the loop body, and the default policy
 //! (`NoAutoRemove`) with a trivially false predicate and the hand loop.
 //!
-//! Run everything with `cargo bench --bench entities`; quick smoke:
-//! `cargo bench --bench entities -- --warm-up-time 0.2 --measurement-time 0.5`.
-//! Under `cargo test` (no `--bench` flag) only N = 1k is set up, so the
-//! checks run but nothing large is built in a debug binary.
+//! Run everything with `cargo bench --bench entities` (about 25 minutes on
+//! 2 cores); `python3 scripts/bench_table.py` turns the results into the
+//! README tables. Quick smoke for CI (about a minute):
+//! `RWC_BENCH_SIZES=1k,100k cargo bench --bench entities -- --warm-up-time 0.1 --measurement-time 0.3 --nresamples 1000`.
+//! `RWC_BENCH_SIZES` (comma-separated, `1k`, `100k`, `1M` or plain numbers)
+//! picks the sizes; without it, `cargo bench` runs 1k, 100k and 1M and
+//! `cargo test` (no `--bench` flag) only 1k, so the checks run there but
+//! nothing large is built in a debug binary.
 
 #[cfg(not(any(loom, miri)))]
 fn main() {
@@ -734,17 +738,31 @@ mod imp {
         group.finish();
     }
 
+    /// `1k`, `100k`, `1M` or a plain number.
+    fn parse_size(s: &str) -> usize {
+        let s = s.trim();
+        let (digits, scale) = match s.as_bytes().last() {
+            Some(b'k') => (&s[..s.len() - 1], 1_000),
+            Some(b'M') => (&s[..s.len() - 1], 1_000_000),
+            _ => (s, 1),
+        };
+        digits
+            .parse::<usize>()
+            .map(|d| d * scale)
+            .unwrap_or_else(|_| panic!("RWC_BENCH_SIZES: cannot parse {s:?} (use e.g. 1k,100k,1M)"))
+    }
+
     pub(crate) fn main() {
         // `cargo bench` passes `--bench`; `cargo test` does not, and then
         // every routine runs once: keep that to the small size.
         let benching = std::env::args().any(|a| a == "--bench");
-        let sizes: &[usize] = if benching {
-            &[1_000, 100_000, 1_000_000]
-        } else {
-            &[1_000]
+        let sizes: Vec<usize> = match std::env::var("RWC_BENCH_SIZES") {
+            Ok(list) => list.split(',').map(parse_size).collect(),
+            Err(_) if benching => vec![1_000, 100_000, 1_000_000],
+            Err(_) => vec![1_000],
         };
         let mut c = Criterion::default().configure_from_args();
-        for &n in sizes {
+        for n in sizes {
             for s in SCENARIOS {
                 scenario_group::<1>(&mut c, s, n);
                 scenario_group::<13>(&mut c, s, n);
