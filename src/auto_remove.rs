@@ -15,6 +15,51 @@
 //! completes. Pushed elements are reached like any other. Outside traversals,
 //! [`prune`](crate::ReadWriteCollection::prune) applies it to every element.
 //!
+//! # Naming the type
+//!
+//! Every closure has its own type, so a collection with a predicate is
+//! `ReadWriteCollection<T, F>` where `F` cannot be written down. To store
+//! one in a struct field, or to give several collections (say, the layers
+//! of [`Layers`](crate::Layers)) the same type, use a function pointer:
+//!
+//! ```
+//! use read_write_collection::ReadWriteCollection;
+//!
+//! struct Mob { hp: i32 }
+//!
+//! struct World {
+//!     mobs: ReadWriteCollection<Mob, fn(&Mob) -> bool>,
+//! }
+//!
+//! fn dead(m: &Mob) -> bool { m.hp <= 0 }
+//!
+//! let mut world = World { mobs: ReadWriteCollection::with_auto_remove(dead as fn(&Mob) -> bool) };
+//! world.mobs.extend([Mob { hp: 1 }, Mob { hp: 0 }]);
+//! world.mobs.prune();
+//! assert_eq!(world.mobs.len(), 1);
+//! ```
+//!
+//! With a hook the type is `WithHook<P, H>`; a boxed hook
+//! (`Box<dyn FnMut(Mob)>`) makes it nameable too. A hook that captures
+//! `&mut` state keeps the collection borrowing it: to read what the hook
+//! collected while the collection lives, share it through `Rc<RefCell<_>>`
+//! (or a channel), or write an [`AutoRemove`] type that keeps the state and
+//! read it with [`policy`](crate::ReadWriteCollection::policy).
+//!
+//! ```
+//! use std::{cell::RefCell, rc::Rc};
+//! use read_write_collection::ReadWriteCollection;
+//!
+//! let expired = Rc::new(RefCell::new(Vec::new()));
+//! let sink = Rc::clone(&expired);
+//! let mut c = ReadWriteCollection::with_auto_remove(|n: &u32| *n == 0)
+//!     .with_removal_hook(move |n| sink.borrow_mut().push(n));
+//! c.extend([0, 1, 0]);
+//! c.prune();
+//! assert_eq!(*expired.borrow(), [0, 0]); // while `c` is alive
+//! assert_eq!(c, [1]);
+//! ```
+//!
 //! # Panics in the predicate or the hook
 //!
 //! A predicate that panics leaves the element it was looking at in the

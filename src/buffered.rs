@@ -475,6 +475,30 @@ impl<T, A> BufferedCollection<T, A> {
     pub fn policy(&self) -> &A {
         &self.policy
     }
+
+    /// The auto-remove policy, mutably.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{AutoRemove, BufferedCollection};
+    ///
+    /// struct Above(i32);
+    /// impl AutoRemove<i32> for Above {
+    ///     fn should_remove(&mut self, n: &i32) -> bool { *n > self.0 }
+    /// }
+    ///
+    /// let mut c = BufferedCollection::with_policy(Above(10));
+    /// c.extend([5, 15]);
+    /// c.commit();
+    /// c.policy_mut().0 = 1;
+    /// c.prune();
+    /// assert!(c.is_empty());
+    /// ```
+    #[inline]
+    pub fn policy_mut(&mut self) -> &mut A {
+        &mut self.policy
+    }
 }
 
 impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
@@ -573,6 +597,24 @@ impl<T: fmt::Debug, A> fmt::Debug for BufferedCollection<T, A> {
 impl<T, A: Default + AutoRemove<T>> Default for BufferedCollection<T, A> {
     fn default() -> Self {
         BufferedCollection::with_policy(A::default())
+    }
+}
+
+/// Equal when the visible elements and the local pending elements are equal
+/// (policies and producers' queues are not compared).
+impl<T: PartialEq, A> PartialEq for BufferedCollection<T, A> {
+    fn eq(&self, other: &Self) -> bool {
+        self.store.vec == other.store.vec && self.pending == other.pending
+    }
+}
+
+impl<T: Eq, A> Eq for BufferedCollection<T, A> {}
+
+/// Hashes the visible, then the local pending elements (consistent with `Eq`).
+impl<T: core::hash::Hash, A> core::hash::Hash for BufferedCollection<T, A> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.store.vec.hash(state);
+        self.pending.hash(state);
     }
 }
 

@@ -202,6 +202,10 @@ impl<T> ReadWriteCollection<T> {
     /// never allocates room for more. Pushes beyond it fail
     /// ([`try_push`](Self::try_push) hands the value back; `push` panics).
     ///
+    /// To bound a collection made another way (with a predicate, say), use
+    /// [`set_max_len`](Self::set_max_len). For zero-sized `T`, `capacity()`
+    /// reports `usize::MAX` (as `Vec` does) but nothing is allocated.
+    ///
     /// Allocation is lazy and grows by doubling up to `max`. Pushing during a
     /// traversal of a collection at its maximum capacity may shift the
     /// unvisited elements to close the hole removals left (no allocation).
@@ -217,6 +221,10 @@ impl<T> ReadWriteCollection<T> {
     /// assert_eq!(particles.try_push(3).unwrap_err().into_inner(), 3);
     /// assert_eq!(particles.max_len(), Some(2));
     /// assert!(particles.capacity() <= 2);
+    ///
+    /// let mut capped = ReadWriteCollection::with_auto_remove(|ttl: &u8| *ttl == 0);
+    /// capped.set_max_len(Some(100));
+    /// assert_eq!(capped.max_len(), Some(100));
     /// ```
     #[inline]
     #[must_use]
@@ -612,6 +620,112 @@ impl<T, A> ReadWriteCollection<T, A> {
         }
         self.store.vec.push(value);
         Ok(())
+    }
+
+    /// Keeps only the elements for which `f` returns `true`, in order, as
+    /// [`Vec::retain`]. Does not run the auto-remove policy; a traversal
+    /// ([`traverse`](Self::traverse)) can also push.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<i32> = (1..=6).collect();
+    /// c.retain(|n| n % 3 != 0);
+    /// assert_eq!(c, [1, 2, 4, 5]);
+    /// ```
+    #[inline]
+    pub fn retain<F: FnMut(&T) -> bool>(&mut self, f: F) {
+        self.store.vec.retain(f);
+    }
+
+    /// Like [`retain`](Self::retain), with mutable access to each element.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<i32> = (1..=4).collect();
+    /// c.retain_mut(|n| { *n *= 10; *n > 20 });
+    /// assert_eq!(c, [30, 40]);
+    /// ```
+    #[inline]
+    pub fn retain_mut<F: FnMut(&mut T) -> bool>(&mut self, f: F) {
+        self.store.vec.retain_mut(f);
+    }
+
+    /// Removes and returns the element at `index`, shifting the later ones
+    /// down (O(n), as [`Vec::remove`]; in a loop, use a [`Cursor`]).
+    ///
+    /// # Panics
+    ///
+    /// If `index >= len`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<char> = ['a', 'b', 'c'].into();
+    /// assert_eq!(c.remove(1), 'b');
+    /// assert_eq!(c, ['a', 'c']);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn remove(&mut self, index: usize) -> T {
+        self.store.vec.remove(index)
+    }
+
+    /// Removes and returns the element at `index`, moving the last element
+    /// into its place (O(1), as [`Vec::swap_remove`]).
+    ///
+    /// # Panics
+    ///
+    /// If `index >= len`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<char> = ['a', 'b', 'c'].into();
+    /// assert_eq!(c.swap_remove(0), 'a');
+    /// assert_eq!(c, ['c', 'b']);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn swap_remove(&mut self, index: usize) -> T {
+        self.store.vec.swap_remove(index)
+    }
+
+    /// Inserts `value` at `index`, shifting the later elements up.
+    ///
+    /// # Panics
+    ///
+    /// If `index > len`, or the collection is bounded and full.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<char> = ['a', 'c'].into();
+    /// c.insert(1, 'b');
+    /// assert_eq!(c, ['a', 'b', 'c']);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn insert(&mut self, index: usize, value: T) {
+        let len = self.len();
+        if len >= self.store.max {
+            full_panic();
+        }
+        if self.store.max != usize::MAX && len == self.capacity() {
+            self.store.grow();
+        }
+        self.store.vec.insert(index, value);
     }
 
     /// Removes the last element and returns it.

@@ -10,6 +10,11 @@ use crate::raw::{Core, Pass};
 /// One traversal of a collection: a lending iterator whose entries can be
 /// removed and can push new elements that this same traversal visits later.
 ///
+/// A `Cursor` is not an [`Iterator`]: each entry borrows the cursor (that
+/// is what lets an entry remove itself and push), so a `for` loop cannot
+/// drive it. Write `while let Some(entry) = cursor.next() { … }`, or use the
+/// closure form [`traverse`](crate::ReadWriteCollection::traverse).
+///
 /// Created by [`ReadWriteCollection::cursor`](crate::ReadWriteCollection::cursor)
 /// (and by the other collections' `cursor` methods). The traversal completes
 /// when the cursor is dropped: unvisited elements are kept in order behind

@@ -6,6 +6,13 @@
 //! [`Layers::iter_visible`] include it, for draw passes?). Layers are
 //! addressed by index, or by a user enum implementing [`LayerKey`].
 //!
+//! A traversal pushes into the layer it is walking ([`Entry::push`],
+//! [`LayersCursor::push`]). The other layers are borrowed by the cursor, so
+//! to spawn into a different layer (a ship firing into the bullet layer),
+//! collect the new elements in a side `Vec` and push them with
+//! [`Layers::push`] after the pass; the next pass visits them. Layer indices
+//! come back as `usize` (`LayerKey::index` of your key).
+//!
 //! # Examples
 //!
 //! ```
@@ -94,7 +101,9 @@ pub struct Layers<T, K = usize, A = NoAutoRemove> {
 }
 
 impl<T, K: LayerKey> Layers<T, K> {
-    /// `count` empty, enabled, visible layers.
+    /// `count` empty, enabled, visible layers without auto-remove policy
+    /// or bound; use [`from_collections`](Layers::from_collections) for
+    /// layers with a policy, a bound or unordered mode.
     ///
     /// # Examples
     ///
@@ -528,10 +537,10 @@ fn out_of_range(index: usize, count: usize) -> ! {
 /// let mut cursor = l.cursor();
 /// let mut seen = Vec::new();
 /// while let Some(e) = cursor.next() {
-///     seen.push(*e);
-///     let layer = cursor.layer().unwrap();
-///     if layer == 0 {
-///         cursor.push(9);
+///     let value = *e;
+///     seen.push(value);
+///     if cursor.layer() == Some(0) && value == 1 {
+///         cursor.push(9); // into layer 0, visited next
 ///     }
 /// }
 /// drop(cursor);
@@ -586,6 +595,34 @@ impl<'a, T, A: AutoRemove<T>> LayersCursor<'a, T, A> {
     pub fn next(&mut self) -> Option<Entry<'_, T>> {
         if self.step() {
             Some(self.held().1)
+        } else {
+            None
+        }
+    }
+
+    /// Like [`next`](Self::next), and also tells which layer the entry is
+    /// in (handy because [`layer`](Self::layer) cannot be called while the
+    /// entry is in use).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::Layers;
+    ///
+    /// let mut l: Layers<u8> = Layers::new(2);
+    /// l.push(0, 1);
+    /// l.push(1, 2);
+    /// let mut cursor = l.cursor();
+    /// let mut seen = Vec::new();
+    /// while let Some((layer, mut e)) = cursor.next_with_layer() {
+    ///     *e += 10 * layer as u8;
+    ///     seen.push((layer, *e));
+    /// }
+    /// assert_eq!(seen, [(0, 1), (1, 12)]);
+    /// ```
+    pub fn next_with_layer(&mut self) -> Option<(usize, Entry<'_, T>)> {
+        if self.step() {
+            Some(self.held())
         } else {
             None
         }

@@ -154,6 +154,11 @@ pub use buffered::BufferedCollection;
 pub use collection::{Mode, ReadWriteCollection, ShrinkPolicy};
 pub use cursor::{Cursor, Entry};
 pub use error::CapacityError;
-pub use layers::Layers;
+pub use layers::{LayerKey, Layers, LayersCursor};
 #[cfg(feature = "std")]
 pub use producer::{Producer, ProducerClosed};
+
+/// The README's examples, compiled and run as doc tests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
