@@ -1,0 +1,12 @@
+//! Fuzz target `auto_remove`: random operation sequences on `Kind::AutoRemove`, checked
+//! against the `Vec` model in `model.rs`.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+#[path = "model.rs"]
+mod model;
+
+fuzz_target!(|input: model::Input| {
+    model::run(model::Kind::AutoRemove, &input);
+});

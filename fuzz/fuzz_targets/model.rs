@@ -1,0 +1,1226 @@
+//! The operation model and checker shared by every fuzz target and by
+//! `tests/fuzz_replay.rs` (which pulls this file in with `#[path]`).
+//!
+//! An [`Input`] is a [`Config`] plus a sequence of [`Op`]s. [`run`] applies
+//! it to a real collection of drop-tracked [`Elem`]s and, in lock step, to a
+//! plain `Vec` model, and panics (a crash, for libFuzzer) on the first
+//! difference. Checked after every operation and every `Cursor::next`:
+//!
+//! * visit order: ordered passes yield exactly the model's next element;
+//!   unordered passes yield some not-yet-visited element of the pass, each
+//!   exactly once (invariants 1 and 2 as multisets);
+//! * contents (and pending contents for the buffered collection), exactly,
+//!   or as a multiset after an unordered pass;
+//! * `Cursor::len`, `Cursor::remaining`, bounded capacity;
+//! * drops: the set of live elements is exactly the model's elements plus
+//!   those a `mem::forget` of a cursor leaked; no double drop, no drop of an
+//!   element of an earlier run;
+//! * auto-remove: which elements the hook received, in which order.
+//!
+//! Every byte string decodes to a valid program: operations that do not
+//! apply to a target are no-ops, counts are reduced modulo small bounds and
+//! pushes beyond [`MAX_LIVE`] live elements are skipped.
+#![allow(dead_code, unreachable_pub)]
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::panic::{self, AssertUnwindSafe};
+use std::rc::Rc;
+use std::sync::Once;
+
+use arbitrary::Arbitrary;
+use read_write_collection::{
+    AutoRemove, BufferedCollection, Cursor, Entry, Mode, Producer, ReadWriteCollection,
+    ShrinkPolicy,
+};
+
+/// Pushes are skipped once this many elements are alive (keeps runs fast).
+pub const MAX_LIVE: usize = 512;
+/// With `Config::panicky`, the predicate panics on an element with this value.
+pub const PRED_PANIC: u8 = 0xA5;
+/// With `Config::panicky`, the removal hook panics after receiving (and
+/// logging) an element with this value.
+pub const HOOK_PANIC: u8 = 0;
+
+/// Which engine configuration a run drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `ReadWriteCollection<Elem>` in `Mode::Ordered`, no policy.
+    Ordered,
+    /// `ReadWriteCollection<Elem>` starting in `Mode::Unordered`; `SetMode`
+    /// switches modes between passes.
+    Unordered,
+    /// `BufferedCollection<Elem>`, with or without an auto-remove policy.
+    Buffered,
+    /// `ReadWriteCollection::with_auto_remove(..).with_removal_hook(..)`.
+    AutoRemove,
+}
+
+/// The whole fuzz input.
+#[derive(Arbitrary, Debug, Clone)]
+pub struct Input {
+    pub config: Config,
+    pub ops: Vec<Op>,
+}
+
+/// Construction parameters.
+#[derive(Arbitrary, Debug, Clone, Copy)]
+pub struct Config {
+    /// Initial capacity (`with_capacity` / `reserve`).
+    pub capacity: u8,
+    /// `Some(n)`: bounded to `n` elements (not for `Buffered`).
+    pub max_len: Option<u8>,
+    /// `Some((percent, passes))`: a shrink policy (not for `Buffered`).
+    pub shrink: Option<(u8, u8)>,
+    /// Auto-remove predicate: `val < threshold`.
+    pub threshold: u8,
+    /// Predicate panics on `PRED_PANIC`, hook on `HOOK_PANIC`.
+    pub panicky: bool,
+    /// `AutoRemove`: start in unordered mode. `Buffered`: use a policy.
+    pub flag: bool,
+}
+
+/// One operation on the collection.
+#[derive(Arbitrary, Debug, Clone)]
+pub enum Op {
+    /// `push` (or `try_push` when bounded).
+    Push(u8),
+    /// `extend` with `count % 8` elements of value `val` (clamped to room).
+    Extend { count: u8, val: u8 },
+    /// A cursor loop; `actions[i]` is applied to the `i`-th yielded
+    /// element, then every further element is kept.
+    Traverse(Vec<Action>),
+    /// The closure form, `traverse(|entry| ..)`; actions that need the
+    /// cursor (break, finish, forget, cursor push) act as their nearest
+    /// entry-only equivalent (keep, keep, keep, entry push).
+    Closure(Vec<Action>),
+    /// `prune()`.
+    Prune,
+    /// `clear()`.
+    Clear,
+    /// `pop()` (plain collections only).
+    Pop,
+    /// `commit()` (buffered only).
+    Commit,
+    /// `Producer::push` (buffered only).
+    ProducerPush(u8),
+    /// `clear_pending()` (buffered only).
+    ClearPending,
+    /// `clear_visible()` (buffered only).
+    ClearVisible,
+    /// Changes the predicate's threshold (auto-remove policies only).
+    SetThreshold(u8),
+    /// `set_mode` (the unordered and auto-remove targets only).
+    SetMode(bool),
+    /// `shrink_to_fit()` (plain collections only).
+    ShrinkToFit,
+}
+
+/// What the user code does with one yielded element.
+#[derive(Arbitrary, Debug, Clone, Copy)]
+pub enum Action {
+    Keep,
+    Remove,
+    Mutate(u8),
+    /// `Entry::push` (`try_push` when bounded) `count % 3 + 1` times.
+    Push {
+        count: u8,
+        val: u8,
+    },
+    /// Stop using the entry, then `Cursor::push`.
+    CursorPush(u8),
+    /// `Entry::remove`, then `Cursor::push`.
+    RemoveThenPush(u8),
+    /// `Producer::push` while the pass runs (buffered only, else keep).
+    ProducerPush(u8),
+    /// Optionally mutate, then `break` (the cursor is dropped).
+    Break(Option<u8>),
+    /// Optionally mutate, then `Cursor::finish`.
+    Finish(Option<u8>),
+    /// Optionally mutate, then panic while holding the entry.
+    Panic(Option<u8>),
+    /// `mem::forget` the cursor while an element is held.
+    Forget,
+}
+
+/// The payload of every panic the checker injects on purpose.
+pub struct InjectedPanic;
+
+fn inject_panic() -> ! {
+    panic::panic_any(InjectedPanic)
+}
+
+/// Silences injected panics (libFuzzer's hook would abort on them) and
+/// leaves every other panic to the previous hook.
+fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if info.payload().downcast_ref::<InjectedPanic>().is_none() {
+                previous(info);
+            }
+        }));
+    });
+}
+
+// ---------------------------------------------------------------------------
+// Drop-tracked elements
+
+/// An element whose drops are recorded in a thread-local tracker.
+pub struct Elem {
+    generation: u32,
+    id: u32,
+    pub val: u8,
+}
+
+/// What the model knows about an element: identity and value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct M {
+    pub id: u32,
+    pub val: u8,
+}
+
+impl M {
+    fn of(e: &Elem) -> M {
+        M {
+            id: e.id,
+            val: e.val,
+        }
+    }
+}
+
+#[derive(Default)]
+struct Tracker {
+    generation: u32,
+    live: Vec<bool>,
+    live_count: usize,
+    errors: Vec<String>,
+}
+
+thread_local! {
+    static TRACKER: RefCell<Tracker> = RefCell::new(Tracker::default());
+}
+
+impl Drop for Elem {
+    fn drop(&mut self) {
+        let (generation, id) = (self.generation, self.id);
+        let _ = TRACKER.try_with(|t| {
+            let mut t = t.borrow_mut();
+            if generation != t.generation {
+                t.errors
+                    .push(format!("drop of element {id} of an earlier run"));
+            } else if !t.live.get(id as usize).copied().unwrap_or(false) {
+                t.errors.push(format!("double drop of element {id}"));
+            } else {
+                t.live[id as usize] = false;
+                t.live_count -= 1;
+            }
+        });
+    }
+}
+
+fn tracker_reset() {
+    TRACKER.with(|t| {
+        let mut t = t.borrow_mut();
+        t.generation = t.generation.wrapping_add(1);
+        t.live.clear();
+        t.live_count = 0;
+        t.errors.clear();
+    });
+}
+
+fn new_elem(id: u32, val: u8) -> Elem {
+    TRACKER.with(|t| {
+        let mut t = t.borrow_mut();
+        assert_eq!(t.live.len(), id as usize);
+        t.live.push(true);
+        t.live_count += 1;
+        Elem {
+            generation: t.generation,
+            id,
+            val,
+        }
+    })
+}
+
+/// Panics unless the live elements are exactly `expected` (distinct ids).
+fn check_live(expected: &[u32], context: &str) {
+    TRACKER.with(|t| {
+        let t = t.borrow();
+        assert!(t.errors.is_empty(), "{context}: {:?}", t.errors);
+        for &id in expected {
+            assert!(
+                t.live[id as usize],
+                "{context}: element {id} should be alive but was dropped"
+            );
+        }
+        assert_eq!(
+            t.live_count,
+            expected.len(),
+            "{context}: live element count (a leak or a lost element)"
+        );
+    });
+}
+
+// ---------------------------------------------------------------------------
+// The collections under test, behind one interface
+
+/// The operations the checker needs, for both collection types.
+pub trait Subject {
+    type P: AutoRemove<Elem>;
+    fn cursor(&mut self) -> Cursor<'_, Elem, Self::P>;
+    fn traverse(&mut self, f: &mut dyn FnMut(Entry<'_, Elem>));
+    fn items(&self) -> &[Elem];
+    fn capacity(&self) -> usize;
+    /// Outside a pass; bounded plain collections use `try_push`.
+    fn push(&mut self, e: Elem, bounded: bool) -> Result<(), Elem>;
+    fn extend(&mut self, v: Vec<Elem>);
+    fn prune(&mut self) -> usize;
+    fn clear(&mut self);
+    /// `None`: not supported by this type.
+    fn pop(&mut self) -> Option<Option<Elem>>;
+    fn set_unordered(&mut self, on: bool);
+    fn shrink_to_fit(&mut self);
+    fn commit(&mut self) -> Option<usize>;
+    /// Local pending slice and `pending_len()`.
+    fn pending(&self) -> Option<(&[Elem], usize)>;
+    fn clear_pending(&mut self);
+    fn clear_visible(&mut self);
+    fn producer(&self) -> Option<Producer<Elem>>;
+}
+
+impl<A: AutoRemove<Elem>> Subject for ReadWriteCollection<Elem, A> {
+    type P = A;
+    fn cursor(&mut self) -> Cursor<'_, Elem, A> {
+        ReadWriteCollection::cursor(self)
+    }
+    fn traverse(&mut self, f: &mut dyn FnMut(Entry<'_, Elem>)) {
+        ReadWriteCollection::traverse(self, f)
+    }
+    fn items(&self) -> &[Elem] {
+        self.as_slice()
+    }
+    fn capacity(&self) -> usize {
+        ReadWriteCollection::capacity(self)
+    }
+    fn push(&mut self, e: Elem, bounded: bool) -> Result<(), Elem> {
+        if bounded {
+            self.try_push(e).map_err(|err| err.into_inner())
+        } else {
+            ReadWriteCollection::push(self, e);
+            Ok(())
+        }
+    }
+    fn extend(&mut self, v: Vec<Elem>) {
+        Extend::extend(self, v)
+    }
+    fn prune(&mut self) -> usize {
+        ReadWriteCollection::prune(self)
+    }
+    fn clear(&mut self) {
+        ReadWriteCollection::clear(self)
+    }
+    fn pop(&mut self) -> Option<Option<Elem>> {
+        Some(ReadWriteCollection::pop(self))
+    }
+    fn set_unordered(&mut self, on: bool) {
+        self.set_mode(if on { Mode::Unordered } else { Mode::Ordered });
+    }
+    fn shrink_to_fit(&mut self) {
+        ReadWriteCollection::shrink_to_fit(self)
+    }
+    fn commit(&mut self) -> Option<usize> {
+        None
+    }
+    fn pending(&self) -> Option<(&[Elem], usize)> {
+        None
+    }
+    fn clear_pending(&mut self) {}
+    fn clear_visible(&mut self) {}
+    fn producer(&self) -> Option<Producer<Elem>> {
+        None
+    }
+}
+
+impl<A: AutoRemove<Elem>> Subject for BufferedCollection<Elem, A> {
+    type P = A;
+    fn cursor(&mut self) -> Cursor<'_, Elem, A> {
+        BufferedCollection::cursor(self)
+    }
+    fn traverse(&mut self, f: &mut dyn FnMut(Entry<'_, Elem>)) {
+        BufferedCollection::traverse(self, f)
+    }
+    fn items(&self) -> &[Elem] {
+        self.as_slice()
+    }
+    fn capacity(&self) -> usize {
+        BufferedCollection::capacity(self)
+    }
+    fn push(&mut self, e: Elem, _bounded: bool) -> Result<(), Elem> {
+        BufferedCollection::push(self, e);
+        Ok(())
+    }
+    fn extend(&mut self, v: Vec<Elem>) {
+        Extend::extend(self, v)
+    }
+    fn prune(&mut self) -> usize {
+        BufferedCollection::prune(self)
+    }
+    fn clear(&mut self) {
+        BufferedCollection::clear(self)
+    }
+    fn pop(&mut self) -> Option<Option<Elem>> {
+        None
+    }
+    fn set_unordered(&mut self, _on: bool) {}
+    fn shrink_to_fit(&mut self) {}
+    fn commit(&mut self) -> Option<usize> {
+        Some(BufferedCollection::commit(self))
+    }
+    fn pending(&self) -> Option<(&[Elem], usize)> {
+        Some((BufferedCollection::pending(self), self.pending_len()))
+    }
+    fn clear_pending(&mut self) {
+        BufferedCollection::clear_pending(self)
+    }
+    fn clear_visible(&mut self) {
+        BufferedCollection::clear_visible(self)
+    }
+    fn producer(&self) -> Option<Producer<Elem>> {
+        Some(BufferedCollection::producer(self))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Entry point
+
+/// Applies `input` to a collection of the given kind and to the model;
+/// panics on the first difference.
+pub fn run(kind: Kind, input: &Input) {
+    install_panic_hook();
+    tracker_reset();
+    let cfg = input.config;
+    let threshold = Rc::new(Cell::new(cfg.threshold));
+    let log: Rc<RefCell<Vec<M>>> = Rc::default();
+    let panicky = cfg.panicky;
+    let pred = {
+        let threshold = Rc::clone(&threshold);
+        move |e: &Elem| {
+            if panicky && e.val == PRED_PANIC {
+                inject_panic();
+            }
+            e.val < threshold.get()
+        }
+    };
+    let hook = {
+        let log = Rc::clone(&log);
+        move |e: Elem| {
+            log.borrow_mut().push(M::of(&e));
+            if panicky && e.val == HOOK_PANIC {
+                inject_panic();
+            }
+            drop(e);
+        }
+    };
+    let max = cfg.max_len.map(usize::from);
+    let shrink = cfg
+        .shrink
+        .map(|(percent, passes)| ShrinkPolicy::new(percent % 101, u32::from(passes).max(1)));
+    let capacity = usize::from(cfg.capacity);
+    match kind {
+        Kind::Ordered | Kind::Unordered => {
+            let mut c: ReadWriteCollection<Elem> = match max {
+                Some(m) => ReadWriteCollection::bounded(m),
+                None => ReadWriteCollection::new(),
+            };
+            c.reserve(capacity);
+            c.set_shrink_policy(shrink);
+            let unordered = kind == Kind::Unordered;
+            c.set_unordered(unordered);
+            Checker::new(kind, cfg, max, unordered, false, threshold, log).run(c, &input.ops);
+        }
+        Kind::AutoRemove => {
+            let mut c = ReadWriteCollection::with_auto_remove(pred).with_removal_hook(hook);
+            c.set_max_len(max);
+            c.reserve(capacity);
+            c.set_shrink_policy(shrink);
+            Subject::set_unordered(&mut c, cfg.flag);
+            Checker::new(kind, cfg, max, cfg.flag, true, threshold, log).run(c, &input.ops);
+        }
+        Kind::Buffered => {
+            if cfg.flag {
+                let c = BufferedCollection::with_auto_remove(pred).with_removal_hook(hook);
+                Checker::new(kind, cfg, None, false, true, threshold, log).run(c, &input.ops);
+            } else {
+                let c: BufferedCollection<Elem> = BufferedCollection::with_capacity(capacity);
+                Checker::new(kind, cfg, None, false, false, threshold, log).run(c, &input.ops);
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The model
+
+/// The model of one pass.
+#[derive(Default)]
+struct PassModel {
+    kept: Vec<M>,
+    held: Option<M>,
+    /// Not yet visited, pushed ones included. In unordered passes the order
+    /// means nothing.
+    unvisited: VecDeque<M>,
+}
+
+impl PassModel {
+    fn len(&self) -> usize {
+        self.kept.len() + usize::from(self.held.is_some()) + self.unvisited.len()
+    }
+
+    fn into_items(self) -> Vec<M> {
+        let mut v = self.kept;
+        v.extend(self.held);
+        v.extend(self.unvisited);
+        v
+    }
+
+    /// Removes `m` (same id and value) from the unvisited elements.
+    fn take_unvisited(&mut self, m: M, what: &str) {
+        let pos = self.unvisited.iter().position(|x| *x == m);
+        let pos = pos.unwrap_or_else(|| {
+            panic!(
+                "{what}: {m:?} is not an unvisited element of this pass (unvisited: {:?})",
+                self.unvisited
+            )
+        });
+        self.unvisited.remove(pos);
+    }
+}
+
+/// What a call into the crate during a pass ended with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    Yield(M),
+    End,
+    Panicked,
+}
+
+/// Which crate call was running (to interpret an injected panic).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// `Cursor::next` (settle the previous element, reach the next one).
+    Next,
+    /// Cursor drop or `finish` (settle the held element).
+    Settle,
+    /// User code panicking on purpose.
+    User,
+    /// Anything else: an injected panic here is a bug.
+    Other,
+}
+
+struct Checker {
+    kind: Kind,
+    cfg: Config,
+    max: Option<usize>,
+    unordered: bool,
+    auto: bool,
+    threshold: Rc<Cell<u8>>,
+    /// Everything the removal hook received; `seen` entries are explained.
+    log: Rc<RefCell<Vec<M>>>,
+    seen: usize,
+    items: Vec<M>,
+    pending: Vec<M>,
+    producer_queue: Vec<M>,
+    leaked: Vec<u32>,
+    next_id: u32,
+    producer: Option<Producer<Elem>>,
+    step: usize,
+}
+
+impl Checker {
+    fn new(
+        kind: Kind,
+        cfg: Config,
+        max: Option<usize>,
+        unordered: bool,
+        auto: bool,
+        threshold: Rc<Cell<u8>>,
+        log: Rc<RefCell<Vec<M>>>,
+    ) -> Self {
+        Checker {
+            kind,
+            cfg,
+            max,
+            unordered,
+            auto,
+            threshold,
+            log,
+            seen: 0,
+            items: Vec::new(),
+            pending: Vec::new(),
+            producer_queue: Vec::new(),
+            leaked: Vec::new(),
+            next_id: 0,
+            producer: None,
+            step: 0,
+        }
+    }
+
+    fn pred_panics(&self, m: M) -> bool {
+        self.auto && self.cfg.panicky && m.val == PRED_PANIC
+    }
+
+    fn pred(&self, m: M) -> bool {
+        self.auto && m.val < self.threshold.get()
+    }
+
+    fn hook_panics(&self, m: M) -> bool {
+        self.cfg.panicky && m.val == HOOK_PANIC
+    }
+
+    /// The next hook log entry the model has not explained yet.
+    fn next_logged(&mut self) -> Option<M> {
+        let m = self.log.borrow().get(self.seen).copied();
+        if m.is_some() {
+            self.seen += 1;
+        }
+        m
+    }
+
+    fn log_exhausted(&self) -> bool {
+        self.log.borrow().len() == self.seen
+    }
+
+    fn live_elsewhere(&self) -> usize {
+        self.pending.len() + self.producer_queue.len()
+    }
+
+    /// A new element, or `None` when the run is at its size limit.
+    fn make(&mut self, live: usize, val: u8) -> Option<(Elem, M)> {
+        if live >= MAX_LIVE {
+            return None;
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        Some((new_elem(id, val), M { id, val }))
+    }
+
+    fn run<S: Subject>(mut self, mut s: S, ops: &[Op]) {
+        self.producer = s.producer();
+        self.check(&s, "initial state");
+        for op in ops {
+            self.step += 1;
+            self.apply(&mut s, op);
+            self.check(&s, &format!("after op #{} {op:?}", self.step));
+        }
+        drop(s);
+        self.items.clear();
+        self.pending.clear();
+        self.producer_queue.clear();
+        assert!(
+            self.log_exhausted(),
+            "dropping the collection called the hook"
+        );
+        check_live(&self.leaked, "after dropping the collection");
+        if let Some(p) = self.producer.take() {
+            assert!(
+                p.is_closed(),
+                "producer still open after the collection was dropped"
+            );
+            if let Some((e, m)) = self.make(0, 1) {
+                let back = p
+                    .push(e)
+                    .expect_err("push into a dropped collection succeeded");
+                assert_eq!(M::of(&back.into_inner()), m);
+            }
+            check_live(&self.leaked, "after pushing into a closed producer");
+        }
+    }
+
+    /// Compares the whole state.
+    fn check<S: Subject>(&mut self, s: &S, context: &str) {
+        let actual: Vec<M> = s.items().iter().map(M::of).collect();
+        if self.unordered {
+            // Unordered passes only promise a multiset: compare sorted, then
+            // adopt the crate's order (the multisets are equal).
+            let (mut a, mut b) = (actual.clone(), self.items.clone());
+            a.sort_unstable();
+            b.sort_unstable();
+            assert_eq!(a, b, "{context}: contents (as a multiset)");
+            self.items = actual;
+        } else {
+            assert_eq!(actual, self.items, "{context}: contents");
+        }
+        if let Some((pending, pending_len)) = s.pending() {
+            let pending: Vec<M> = pending.iter().map(M::of).collect();
+            assert_eq!(pending, self.pending, "{context}: pending");
+            assert_eq!(
+                pending_len,
+                self.pending.len() + self.producer_queue.len(),
+                "{context}: pending_len"
+            );
+        }
+        if let Some(max) = self.max {
+            assert!(
+                s.capacity() <= max,
+                "{context}: capacity {} exceeds the bound {max}",
+                s.capacity()
+            );
+        }
+        assert!(
+            self.log_exhausted(),
+            "{context}: unexplained hook calls {:?}",
+            &self.log.borrow()[self.seen..]
+        );
+        let mut live: Vec<u32> = self.leaked.clone();
+        live.extend(self.items.iter().map(|m| m.id));
+        live.extend(self.pending.iter().map(|m| m.id));
+        live.extend(self.producer_queue.iter().map(|m| m.id));
+        check_live(&live, context);
+    }
+
+    fn bounded(&self) -> bool {
+        self.max.is_some()
+    }
+
+    fn apply<S: Subject>(&mut self, s: &mut S, op: &Op) {
+        match *op {
+            Op::Push(val) => {
+                let live = self.items.len() + self.live_elsewhere();
+                if let Some((e, m)) = self.make(live, val) {
+                    let full = self.kind != Kind::Buffered
+                        && self.max.is_some_and(|max| self.items.len() >= max);
+                    match s.push(e, self.bounded()) {
+                        Ok(()) => {
+                            assert!(!full, "push into a full bounded collection succeeded");
+                            if self.kind == Kind::Buffered {
+                                self.pending.push(m);
+                            } else {
+                                self.items.push(m);
+                            }
+                        }
+                        Err(back) => {
+                            assert!(full, "try_push failed below the bound");
+                            assert_eq!(M::of(&back), m, "try_push gave back another value");
+                        }
+                    }
+                }
+            }
+            Op::Extend { count, val } => {
+                let mut room = usize::from(count % 8);
+                if self.kind != Kind::Buffered {
+                    if let Some(max) = self.max {
+                        room = room.min(max.saturating_sub(self.items.len()));
+                    }
+                }
+                let mut v = Vec::new();
+                for _ in 0..room {
+                    let live = self.items.len() + self.live_elsewhere() + v.len();
+                    if let Some((e, m)) = self.make(live, val) {
+                        v.push(e);
+                        if self.kind == Kind::Buffered {
+                            self.pending.push(m);
+                        } else {
+                            self.items.push(m);
+                        }
+                    }
+                }
+                s.extend(v);
+            }
+            Op::Traverse(ref actions) => self.traverse(s, actions),
+            Op::Closure(ref actions) => self.closure(s, actions),
+            Op::Prune => self.prune(s),
+            Op::Clear => {
+                s.clear();
+                self.items.clear();
+                if self.kind == Kind::Buffered {
+                    self.pending.clear();
+                    self.producer_queue.clear();
+                }
+            }
+            Op::Pop => {
+                if let Some(got) = s.pop() {
+                    assert_eq!(got.as_ref().map(M::of), self.items.pop(), "pop");
+                }
+            }
+            Op::Commit => {
+                if let Some(n) = s.commit() {
+                    let expected = self.pending.len() + self.producer_queue.len();
+                    assert_eq!(n, expected, "commit's return value");
+                    self.items.append(&mut self.pending);
+                    self.items.append(&mut self.producer_queue);
+                }
+            }
+            Op::ProducerPush(val) => self.producer_push(self.items.len(), val),
+            Op::ClearPending => {
+                s.clear_pending();
+                self.pending.clear();
+                self.producer_queue.clear();
+            }
+            Op::ClearVisible => {
+                if self.kind == Kind::Buffered {
+                    s.clear_visible();
+                    self.items.clear();
+                }
+            }
+            Op::SetThreshold(t) => {
+                if self.auto {
+                    self.threshold.set(t);
+                }
+            }
+            Op::SetMode(on) => {
+                if matches!(self.kind, Kind::Unordered | Kind::AutoRemove) {
+                    s.set_unordered(on);
+                    self.unordered = on;
+                }
+            }
+            Op::ShrinkToFit => s.shrink_to_fit(),
+        }
+    }
+
+    fn producer_push(&mut self, visible: usize, val: u8) {
+        let Some(producer) = self.producer.clone() else {
+            return;
+        };
+        let live = visible + self.live_elsewhere();
+        if let Some((e, m)) = self.make(live, val) {
+            if producer.push(e).is_err() {
+                panic!("producer push failed while the collection is alive");
+            }
+            self.producer_queue.push(m);
+        }
+    }
+
+    // --- passes -----------------------------------------------------------
+
+    /// Explains the settling of the held element (at `next`, drop or
+    /// `finish`). Returns `false` if the pass ended there (panic).
+    fn settle(&mut self, pm: &mut PassModel, outcome: Outcome) -> bool {
+        let Some(h) = pm.held.take() else {
+            return true;
+        };
+        if self.pred_panics(h) {
+            assert_eq!(
+                outcome,
+                Outcome::Panicked,
+                "predicate panic on held {h:?} expected"
+            );
+            pm.kept.push(h); // kept by the unwinding
+            return false;
+        }
+        if self.pred(h) {
+            let logged = self.next_logged();
+            assert_eq!(logged, Some(h), "held element {h:?} should go to the hook");
+            if self.hook_panics(h) {
+                assert_eq!(outcome, Outcome::Panicked, "hook panic on {h:?} expected");
+                return false;
+            }
+        } else {
+            pm.kept.push(h);
+        }
+        true
+    }
+
+    /// Explains one `Cursor::next` call that ended with `outcome`.
+    fn explain_next(&mut self, pm: &mut PassModel, outcome: Outcome) {
+        if !self.settle(pm, outcome) {
+            return;
+        }
+        if self.unordered {
+            return self.explain_reach_unordered(pm, outcome);
+        }
+        loop {
+            let Some(&x) = pm.unvisited.front() else {
+                assert_eq!(outcome, Outcome::End, "the pass should have ended");
+                assert!(self.log_exhausted(), "hook called after the last element");
+                return;
+            };
+            if self.pred_panics(x) {
+                // Kept in place by the unwinding.
+                assert_eq!(
+                    outcome,
+                    Outcome::Panicked,
+                    "predicate panic on {x:?} expected"
+                );
+                return;
+            }
+            if self.pred(x) {
+                pm.unvisited.pop_front();
+                let logged = self.next_logged();
+                assert_eq!(logged, Some(x), "{x:?} should have been auto-removed");
+                if self.hook_panics(x) {
+                    assert_eq!(outcome, Outcome::Panicked, "hook panic on {x:?} expected");
+                    return;
+                }
+                continue;
+            }
+            assert_eq!(outcome, Outcome::Yield(x), "visit order");
+            assert!(self.log_exhausted(), "hook called on a yielded element");
+            pm.unvisited.pop_front();
+            pm.held = Some(x);
+            return;
+        }
+    }
+
+    /// Unordered: any unvisited element may come next; check the ones the
+    /// hook received and the one yielded.
+    fn explain_reach_unordered(&mut self, pm: &mut PassModel, outcome: Outcome) {
+        let mut hook_panicked = false;
+        while let Some(r) = self.next_logged() {
+            assert!(!hook_panicked, "hook called after it panicked");
+            pm.take_unvisited(r, "auto-removed");
+            assert!(
+                self.pred(r) && !self.pred_panics(r),
+                "{r:?} auto-removed though the predicate is false"
+            );
+            hook_panicked = self.hook_panics(r);
+        }
+        if hook_panicked {
+            assert_eq!(outcome, Outcome::Panicked, "the hook should have panicked");
+            return;
+        }
+        match outcome {
+            Outcome::Yield(y) => {
+                pm.take_unvisited(y, "yielded");
+                assert!(
+                    !self.pred(y) && !self.pred_panics(y),
+                    "{y:?} yielded though the predicate holds"
+                );
+                pm.held = Some(y);
+            }
+            Outcome::End => assert!(
+                pm.unvisited.is_empty(),
+                "the pass ended without visiting {:?}",
+                pm.unvisited
+            ),
+            Outcome::Panicked => assert!(
+                pm.unvisited.iter().any(|&x| self.pred_panics(x)),
+                "a panic with no panicking element left"
+            ),
+        }
+    }
+
+    /// The model side of `Entry::push` / `Cursor::push` during a pass.
+    /// Returns the element to push, if any.
+    fn pass_push(&mut self, pm: &PassModel, val: u8) -> Option<(Elem, M, bool)> {
+        let live = pm.len() + self.live_elsewhere();
+        let (e, m) = self.make(live, val)?;
+        let full = self.kind != Kind::Buffered && self.max.is_some_and(|max| pm.len() >= max);
+        Some((e, m, full))
+    }
+
+    fn pushed(&mut self, pm: &mut PassModel, m: M, full: bool, result: Result<(), Elem>) {
+        match result {
+            Ok(()) => {
+                assert!(
+                    !full,
+                    "push into a full bounded collection succeeded during a pass"
+                );
+                if self.kind == Kind::Buffered {
+                    self.pending.push(m);
+                } else {
+                    pm.unvisited.push_back(m);
+                }
+            }
+            Err(back) => {
+                assert!(full, "try_push failed below the bound during a pass");
+                assert_eq!(M::of(&back), m);
+            }
+        }
+    }
+
+    fn check_cursor<P: AutoRemove<Elem>>(&self, cursor: &Cursor<'_, Elem, P>, pm: &PassModel) {
+        assert_eq!(cursor.remaining(), pm.unvisited.len(), "Cursor::remaining");
+        assert_eq!(cursor.len(), pm.len(), "Cursor::len");
+    }
+
+    fn traverse<S: Subject>(&mut self, s: &mut S, actions: &[Action]) {
+        let mut pm = PassModel {
+            unvisited: self.items.drain(..).collect(),
+            ..PassModel::default()
+        };
+        let mut phase = Phase::Other;
+        let mut forgot = false;
+        let bounded = self.bounded();
+        let result = panic::catch_unwind(AssertUnwindSafe(|| {
+            let mut cursor = s.cursor();
+            self.check_cursor(&cursor, &pm);
+            let mut i = 0;
+            loop {
+                phase = Phase::Next;
+                let got = cursor.next();
+                phase = Phase::Other;
+                let Some(mut e) = got else {
+                    self.explain_next(&mut pm, Outcome::End);
+                    self.check_cursor(&cursor, &pm);
+                    break;
+                };
+                self.explain_next(&mut pm, Outcome::Yield(M::of(&e)));
+                let action = actions.get(i).copied().unwrap_or(Action::Keep);
+                i += 1;
+                match action {
+                    Action::Keep => {}
+                    Action::Remove => {
+                        let v = e.remove();
+                        assert_eq!(Some(M::of(&v)), pm.held.take(), "Entry::remove value");
+                    }
+                    Action::Mutate(v) => {
+                        e.val = v;
+                        pm.held.as_mut().unwrap().val = v;
+                    }
+                    Action::Push { count, val } => {
+                        for _ in 0..count % 3 + 1 {
+                            if let Some((el, m, full)) = self.pass_push(&pm, val) {
+                                let r = if bounded {
+                                    e.try_push(el).map_err(|err| err.into_inner())
+                                } else {
+                                    e.push(el);
+                                    Ok(())
+                                };
+                                self.pushed(&mut pm, m, full, r);
+                            }
+                        }
+                    }
+                    Action::CursorPush(val) | Action::RemoveThenPush(val) => {
+                        if matches!(action, Action::RemoveThenPush(_)) {
+                            let v = e.remove();
+                            assert_eq!(Some(M::of(&v)), pm.held.take(), "Entry::remove value");
+                        }
+                        if let Some((el, m, full)) = self.pass_push(&pm, val) {
+                            let r = if bounded {
+                                cursor.try_push(el).map_err(|err| err.into_inner())
+                            } else {
+                                cursor.push(el);
+                                Ok(())
+                            };
+                            self.pushed(&mut pm, m, full, r);
+                        }
+                    }
+                    Action::ProducerPush(val) => {
+                        let n = pm.len();
+                        self.producer_push(n, val);
+                    }
+                    Action::Break(mutate) | Action::Finish(mutate) => {
+                        if let Some(v) = mutate {
+                            e.val = v;
+                            pm.held.as_mut().unwrap().val = v;
+                        }
+                        phase = Phase::Settle;
+                        if matches!(action, Action::Finish(_)) {
+                            cursor.finish();
+                        } else {
+                            drop(cursor);
+                        }
+                        phase = Phase::Other;
+                        return;
+                    }
+                    Action::Panic(mutate) => {
+                        if let Some(v) = mutate {
+                            e.val = v;
+                            pm.held.as_mut().unwrap().val = v;
+                        }
+                        phase = Phase::User;
+                        inject_panic();
+                    }
+                    Action::Forget => {
+                        forgot = true;
+                        std::mem::forget(cursor);
+                        return;
+                    }
+                }
+                self.check_cursor(&cursor, &pm);
+            }
+            phase = Phase::Settle;
+            drop(cursor);
+            phase = Phase::Other;
+        }));
+        match result {
+            Ok(()) if forgot => {
+                // Every element of the pass is leaked; the collection is empty.
+                self.leaked.extend(pm.into_items().iter().map(|m| m.id));
+                return;
+            }
+            Ok(()) => {
+                // Normal completion (end, break or finish) settled the held
+                // element without a panic.
+                let completed = self.settle(&mut pm, Outcome::End);
+                assert!(completed);
+            }
+            Err(payload) => {
+                if payload.downcast_ref::<InjectedPanic>().is_none() {
+                    panic::resume_unwind(payload);
+                }
+                match phase {
+                    Phase::Next => self.explain_next(&mut pm, Outcome::Panicked),
+                    Phase::Settle => {
+                        let ended = !self.settle(&mut pm, Outcome::Panicked);
+                        assert!(ended, "unexpected panic while settling");
+                    }
+                    // Unwinding never settles: the held element is kept.
+                    Phase::User => {}
+                    Phase::Other => panic!("injected panic outside a crate call"),
+                }
+            }
+        }
+        self.items = pm.into_items();
+    }
+
+    fn closure<S: Subject>(&mut self, s: &mut S, actions: &[Action]) {
+        let mut pm = PassModel {
+            unvisited: self.items.drain(..).collect(),
+            ..PassModel::default()
+        };
+        let mut phase = Phase::Next;
+        let bounded = self.bounded();
+        let mut i = 0;
+        let result = panic::catch_unwind(AssertUnwindSafe(|| {
+            s.traverse(&mut |mut e: Entry<'_, Elem>| {
+                phase = Phase::Other;
+                self.explain_next(&mut pm, Outcome::Yield(M::of(&e)));
+                let action = actions.get(i).copied().unwrap_or(Action::Keep);
+                i += 1;
+                match action {
+                    Action::Remove | Action::RemoveThenPush(_) => {
+                        let v = e.remove();
+                        assert_eq!(Some(M::of(&v)), pm.held.take(), "Entry::remove value");
+                    }
+                    Action::Mutate(v) => {
+                        e.val = v;
+                        pm.held.as_mut().unwrap().val = v;
+                    }
+                    Action::Push { val, .. } | Action::CursorPush(val) => {
+                        if let Some((el, m, full)) = self.pass_push(&pm, val) {
+                            let r = if bounded {
+                                e.try_push(el).map_err(|err| err.into_inner())
+                            } else {
+                                e.push(el);
+                                Ok(())
+                            };
+                            self.pushed(&mut pm, m, full, r);
+                        }
+                    }
+                    Action::ProducerPush(val) => {
+                        let n = pm.len();
+                        self.producer_push(n, val);
+                    }
+                    Action::Panic(mutate) => {
+                        if let Some(v) = mutate {
+                            e.val = v;
+                            pm.held.as_mut().unwrap().val = v;
+                        }
+                        phase = Phase::User;
+                        inject_panic();
+                    }
+                    Action::Keep | Action::Break(_) | Action::Finish(_) | Action::Forget => {}
+                }
+                phase = Phase::Next;
+            });
+        }));
+        match result {
+            Ok(()) => self.explain_next(&mut pm, Outcome::End),
+            Err(payload) => {
+                if payload.downcast_ref::<InjectedPanic>().is_none() {
+                    panic::resume_unwind(payload);
+                }
+                match phase {
+                    Phase::Next => self.explain_next(&mut pm, Outcome::Panicked),
+                    Phase::User => {}
+                    Phase::Settle | Phase::Other => panic!("injected panic outside a crate call"),
+                }
+            }
+        }
+        self.items = pm.into_items();
+    }
+
+    fn prune<S: Subject>(&mut self, s: &mut S) {
+        let mut pm = PassModel {
+            unvisited: self.items.drain(..).collect(),
+            ..PassModel::default()
+        };
+        let result = panic::catch_unwind(AssertUnwindSafe(|| s.prune()));
+        let returned = match result {
+            Ok(n) => Some(n),
+            Err(payload) => {
+                if payload.downcast_ref::<InjectedPanic>().is_none() {
+                    panic::resume_unwind(payload);
+                }
+                None
+            }
+        };
+        let panicked = returned.is_none();
+        // `prune` is a pass in which every reached element is kept unless
+        // the policy removes it.
+        let mut removed = 0;
+        if self.unordered {
+            let mut hook_panicked = false;
+            while let Some(r) = self.next_logged() {
+                assert!(!hook_panicked, "hook called after it panicked");
+                pm.take_unvisited(r, "pruned");
+                assert!(
+                    self.pred(r) && !self.pred_panics(r),
+                    "{r:?} pruned though the predicate is false"
+                );
+                hook_panicked = self.hook_panics(r);
+                removed += 1;
+            }
+            if panicked {
+                assert!(
+                    hook_panicked || pm.unvisited.iter().any(|&x| self.pred_panics(x)),
+                    "prune panicked with nothing to panic on"
+                );
+            } else {
+                assert!(!hook_panicked, "prune's hook should have panicked");
+                assert!(
+                    pm.unvisited
+                        .iter()
+                        .all(|&x| !self.pred(x) && !self.pred_panics(x)),
+                    "prune left elements the predicate holds for: {:?}",
+                    pm.unvisited
+                );
+            }
+        } else {
+            let mut stopped = false;
+            while let Some(&x) = pm.unvisited.front() {
+                if self.pred_panics(x) {
+                    stopped = true; // kept in place by the unwinding
+                    break;
+                }
+                pm.unvisited.pop_front();
+                if self.pred(x) {
+                    assert_eq!(self.next_logged(), Some(x), "prune order");
+                    removed += 1;
+                    if self.hook_panics(x) {
+                        stopped = true;
+                        break;
+                    }
+                } else {
+                    pm.kept.push(x);
+                }
+            }
+            assert_eq!(panicked, stopped, "prune panicked (or not) unexpectedly");
+        }
+        if let Some(n) = returned {
+            assert_eq!(n, removed, "prune's return value");
+        }
+        self.items = pm.into_items();
+    }
+}
+
+/// Decodes fuzz input bytes exactly as `libfuzzer_sys::fuzz_target!` does
+/// for a typed input: too-short inputs and decoding errors are skipped.
+pub fn decode(bytes: &[u8]) -> Option<Input> {
+    if bytes.len() < <Input as Arbitrary>::size_hint(0).0 {
+        return None;
+    }
+    Input::arbitrary_take_rest(arbitrary::Unstructured::new(bytes)).ok()
+}
+
+/// The target name (a directory under `fuzz/corpus/` and
+/// `fuzz/regressions/`) of each kind.
+pub const TARGETS: [(&str, Kind); 4] = [
+    ("ordered", Kind::Ordered),
+    ("unordered", Kind::Unordered),
+    ("buffered", Kind::Buffered),
+    ("auto_remove", Kind::AutoRemove),
+];
