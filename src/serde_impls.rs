@@ -89,8 +89,8 @@ impl<'de, T: Deserialize<'de>, A: Default> Deserialize<'de> for ReadWriteCollect
 /// trip that committed them would let the next traversal visit elements
 /// that must wait for a commit. Like [`Clone`], this covers the
 /// collection's own pending buffer, not elements pushed through a
-/// [`Producer`](crate::Producer) and not yet committed: call `commit` first
-/// to include those.
+/// `Producer` (feature `std`) and not yet committed: call `commit` first to
+/// include those.
 ///
 /// # Examples
 ///
