@@ -5,7 +5,7 @@ use core::ops::{Deref, DerefMut};
 
 use crate::auto_remove::{AutoRemove, NoAutoRemove};
 use crate::error::CapacityError;
-use crate::raw::{Core, Pass};
+use crate::raw::{HeldRef, Pass};
 
 /// One traversal of a collection: a lending iterator whose entries can be
 /// removed and can push new elements that this same traversal visits later.
@@ -166,9 +166,8 @@ impl<'a, T, A: AutoRemove<T>> Cursor<'a, T, A> {
     /// The entry for the held element (after `step` returned `true`).
     #[inline]
     pub(crate) fn held_entry(&mut self) -> Entry<'_, T> {
-        debug_assert!(self.pass.core_ref().held());
         Entry {
-            core: self.pass.core(),
+            held: self.pass.core().held_ref(),
         }
     }
 
@@ -362,7 +361,7 @@ pub(crate) fn full_panic() -> ! {
 /// assert_eq!(c.as_slice(), ["a!", "b!"]);
 /// ```
 pub struct Entry<'c, T> {
-    core: &'c mut Core<T>,
+    held: HeldRef<'c, T>,
 }
 
 impl<T> Entry<'_, T> {
@@ -387,7 +386,7 @@ impl<T> Entry<'_, T> {
     /// ```
     #[inline]
     pub fn remove(self) -> T {
-        self.core.take_current()
+        self.held.take()
     }
 
     /// Appends `value`; the traversal visits it after everything already
@@ -420,7 +419,7 @@ impl<T> Entry<'_, T> {
     #[inline]
     #[track_caller]
     pub fn push(&mut self, value: T) {
-        if self.core.push(value).is_err() {
+        if self.held.push(value).is_err() {
             full_panic();
         }
     }
@@ -446,7 +445,7 @@ impl<T> Entry<'_, T> {
     /// ```
     #[inline]
     pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
-        self.core.push(value).map_err(CapacityError::new)
+        self.held.push(value).map_err(CapacityError::new)
     }
 }
 
@@ -455,19 +454,19 @@ impl<T> Deref for Entry<'_, T> {
 
     #[inline]
     fn deref(&self) -> &T {
-        self.core.current()
+        self.held.get()
     }
 }
 
 impl<T> DerefMut for Entry<'_, T> {
     #[inline]
     fn deref_mut(&mut self) -> &mut T {
-        self.core.current_mut()
+        self.held.get_mut()
     }
 }
 
 impl<T: fmt::Debug> fmt::Debug for Entry<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("Entry").field(self.core.current()).finish()
+        f.debug_tuple("Entry").field(self.held.get()).finish()
     }
 }

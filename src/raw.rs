@@ -8,24 +8,29 @@
 //! # Buffer state during a pass (ordered mode)
 //!
 //! ```text
-//!  0            write  write+held      read              end        cap
-//!  |   kept       | held |    hole       |  unvisited+pushed |  spare   |
-//!  +--------------+------+---------------+-------------------+----------+
-//!   initialised    init    moved out/      initialised         uninit
-//!                 (if held) removed
+//!  0                write-1   write         read              end        cap
+//!  |   kept          | held?  |    hole       |  unvisited+pushed |  spare   |
+//!  +-----------------+--------+---------------+-------------------+----------+
+//!   initialised                 moved out/      initialised         uninit
+//!                               removed
 //! ```
 //!
-//! * `[0, write)`: elements already visited and kept, in order.
-//! * `write` (only when `held`): the element the user holds through an
-//!   `Entry`. It was moved there from `read - 1` when it was yielded, so every
-//!   kept element moves at most once per pass.
-//! * `[write + held, read)`: the hole, logically uninitialised.
+//! * `[0, write)`: elements visited and kept, in order. When `held`, the
+//!   last of them (`write - 1`) is the element the user holds through an
+//!   `Entry`: it was moved there from `read - 1` when it was yielded (so every
+//!   kept element moves at most once per pass) and counts as kept until it is
+//!   removed. Removing it is `write -= 1` and a read out of the slot.
+//! * `[write, read)`: the hole, logically uninitialised.
 //! * `[read, end)`: not yet visited: the rest of the original elements, then
 //!   everything pushed during the pass, in push order.
 //!
-//! Unordered mode keeps `read == write + held` (no hole): removing the held
-//! element moves the last unvisited element (`end - 1`) into its slot and
-//! that slot is visited next.
+//! Counting the held element as kept from the moment it is yielded keeps the
+//! per-element work of the common case (keep) to a copy and two increments,
+//! and makes every exit (`finish`) treat it as kept without a flag.
+//!
+//! Unordered mode keeps `read == write` (no hole): removing the held element
+//! moves the last unvisited element (`end - 1`) into its slot, and that slot
+//! is visited next.
 //!
 //! # Leak amplification
 //!
@@ -116,7 +121,8 @@ impl<T> Store<T> {
 /// borrow it without naming the collection's borrow; [`Pass`] carries that
 /// lifetime and finishes the pass on drop.
 ///
-/// Invariant: `write + held <= read <= end <= cap`, and the buffer regions
+/// Invariant: `write <= read <= end <= cap`, `held` implies `write > 0`,
+/// and the buffer regions
 /// are as drawn in the module docs. `buf` and `cap` always describe the
 /// current allocation of `store.vec`.
 pub(crate) struct Core<T> {
@@ -196,7 +202,8 @@ impl<T> Drop for Pass<'_, T> {
 }
 
 impl<T> Core<T> {
-    /// Whether an element is held (yielded and not yet settled).
+    /// Whether an element is held (yielded and not removed, not yet moved on
+    /// from).
     #[inline]
     pub(crate) fn held(&self) -> bool {
         self.held
@@ -211,7 +218,7 @@ impl<T> Core<T> {
     /// Elements the collection would hold if the pass finished now.
     #[inline]
     pub(crate) fn len(&self) -> usize {
-        self.write + usize::from(self.held) + (self.end - self.read)
+        self.write + (self.end - self.read)
     }
 
     /// The held element.
@@ -221,31 +228,17 @@ impl<T> Core<T> {
     #[inline]
     pub(crate) fn current(&self) -> &T {
         assert!(self.held, "no element is held");
-        // SAFETY: while `held`, slot `write` is initialised (module docs) and
-        // `write < cap`; the shared borrow of `self` keeps it from moving.
-        unsafe { &*self.buf.add(self.write) }
+        // SAFETY: while `held`, `write >= 1` and slot `write - 1` is
+        // initialised (module docs); the shared borrow of `self` keeps it from
+        // moving or being removed.
+        unsafe { &*self.buf.add(self.write - 1) }
     }
 
-    /// The held element, mutably.
-    ///
-    /// # Panics
-    /// If no element is held (a bug in the caller).
-    #[inline]
-    pub(crate) fn current_mut(&mut self) -> &mut T {
-        assert!(self.held, "no element is held");
-        // SAFETY: as in `current`; the unique borrow of `self` makes this the
-        // only reference to the slot.
-        unsafe { &mut *self.buf.add(self.write) }
-    }
-
-    /// Settles the held element as kept.
+    /// Settles the held element as kept (it already is; this just ends
+    /// holding it).
     #[inline]
     pub(crate) fn keep_current(&mut self) {
-        debug_assert!(self.held);
-        if self.held {
-            self.held = false;
-            self.write += 1;
-        }
+        self.held = false;
     }
 
     /// Removes the held element and returns it.
@@ -257,16 +250,18 @@ impl<T> Core<T> {
         assert!(self.held, "no element is held");
         // Bookkeeping first: from here slot `write` is part of the hole.
         self.held = false;
-        // SAFETY: slot `write` was initialised (it was held); `held = false`
-        // above makes it logically uninitialised, so it is read exactly once.
+        self.write -= 1;
+        // SAFETY: slot `write` (the old `write - 1`) was initialised (it was
+        // held); the decrement above made it logically uninitialised, so it
+        // is read exactly once.
         let value = unsafe { ptr::read(self.buf.add(self.write)) };
         if self.unordered {
             // Fill the slot from the end; that element is visited next.
             self.end -= 1;
             if self.end != self.write {
-                // SAFETY: `write < read <= end` before the decrement, so the
-                // old `end - 1` is an initialised unvisited slot distinct from
-                // `write`; moving it makes `end` logically uninitialised.
+                // SAFETY: in unordered mode `read == write + 1` here, so the
+                // old `end - 1 >= read` is an initialised unvisited slot
+                // distinct from `write`; moving it makes `end` spare.
                 unsafe {
                     ptr::copy_nonoverlapping(self.buf.add(self.end), self.buf.add(self.write), 1)
                 };
@@ -276,48 +271,74 @@ impl<T> Core<T> {
         value
     }
 
-    /// Moves the next unvisited element into the held position. Returns
-    /// `false` when the pass has nothing left to visit.
+    /// Moves the next unvisited element to the end of the kept prefix and
+    /// holds it. Returns `false` when the pass has nothing left to visit.
     ///
-    /// Must not be called while an element is held.
+    /// The caller has settled the previously held element.
     #[inline]
     pub(crate) fn advance(&mut self) -> bool {
         debug_assert!(!self.held);
-        if self.held || self.read == self.end {
+        if self.read == self.end {
             return false;
         }
-        let src = self.read;
-        self.read += 1;
-        if src != self.write {
-            // SAFETY: `write < src < end`: `src` is initialised and unvisited,
-            // `write` is the first hole slot; one element, so no overlap.
-            // After the copy `src` belongs to the hole (`read` moved past it).
-            unsafe { ptr::copy_nonoverlapping(self.buf.add(src), self.buf.add(self.write), 1) };
+        if self.read != self.write {
+            // SAFETY: `write < read < end`: `read` is initialised and
+            // unvisited, `write` is the first hole slot; one element, so no
+            // overlap. After the copy `read` belongs to the hole.
+            unsafe {
+                ptr::copy_nonoverlapping(self.buf.add(self.read), self.buf.add(self.write), 1)
+            };
         }
+        self.read += 1;
+        self.write += 1;
         self.held = true;
         true
+    }
+
+    /// A handle on the held element for an `Entry`.
+    ///
+    /// # Panics
+    /// If no element is held (a bug in the caller).
+    #[inline]
+    pub(crate) fn held_ref(&mut self) -> HeldRef<'_, T> {
+        assert!(self.held, "no element is held");
+        // SAFETY: `write >= 1` while held, and `write - 1 < cap`.
+        let ptr = unsafe { NonNull::new_unchecked(self.buf.add(self.write - 1)) };
+        HeldRef { core: self, ptr }
     }
 
     /// Appends `value` (visited later in this pass), or puts it in the
     /// pending buffer of a buffered pass. Gives it back when the collection
     /// is at its maximum length.
+    ///
+    /// The slow paths are out-of-line functions that take the counters by
+    /// value, never `&mut self`: the address of a `Core` then never escapes
+    /// the caller's frame, so the compiler keeps `read`, `write` and `end` in
+    /// registers across a whole traversal loop.
     #[inline]
     pub(crate) fn push(&mut self, value: T) -> Result<(), T> {
-        if let Some(mut pending) = self.pending {
-            // SAFETY: `pending` is a unique borrow for the whole pass
-            // (`Pass::begin` took `&'a mut Vec<T>`), not aliased elsewhere.
-            let pending = unsafe { pending.as_mut() };
-            if self.len().saturating_add(pending.len()) >= self.max {
-                return Err(value);
-            }
-            pending.push(value);
-            return Ok(());
+        if let Some(pending) = self.pending {
+            return push_pending(pending, value, self.max.saturating_sub(self.len()));
         }
         if self.len() >= self.max {
             return Err(value);
         }
         if self.end == self.cap {
-            self.make_room();
+            let room = make_room(
+                self.store,
+                Counters {
+                    buf: self.buf,
+                    cap: self.cap,
+                    write: self.write,
+                    read: self.read,
+                    end: self.end,
+                    max: self.max,
+                },
+            );
+            self.buf = room.buf;
+            self.cap = room.cap;
+            self.read = room.read;
+            self.end = room.end;
         }
         debug_assert!(self.end < self.cap);
         // SAFETY: `end < cap`, and slot `end` is spare (uninitialised).
@@ -326,67 +347,153 @@ impl<T> Core<T> {
         Ok(())
     }
 
-    /// Makes `end < cap`, by closing the hole and/or growing the buffer.
-    #[cold]
-    #[inline(never)]
-    fn make_room(&mut self) {
-        let hole_start = self.write + usize::from(self.held);
-        let hole = self.read - hole_start;
-        let tail = self.end - self.read;
-        if hole > 0 {
-            // SAFETY: `[read, end)` is initialised and `[hole_start, read)` is
-            // the hole; `ptr::copy` allows the overlap. Afterwards
-            // `[hole_start, hole_start + tail)` holds the unvisited elements in
-            // order and there is no hole.
-            unsafe { ptr::copy(self.buf.add(self.read), self.buf.add(hole_start), tail) };
-            self.read = hole_start;
-            self.end = hole_start + tail;
-        }
-        // Grow when full, and also when the hole was small next to the tail
-        // (else "remove one, push one" would shift the tail every push).
-        let freed_little = hole.saturating_mul(4) < tail;
-        if self.end == self.cap || (freed_little && self.cap < self.max) {
-            // SAFETY: `store` is uniquely borrowed for the pass; no reference
-            // to it or into the buffer is alive across this call (entries
-            // re-derive from `buf` on every access).
-            let store = unsafe { self.store.as_mut() };
-            // SAFETY: there is no hole now, so `[0, end)` is initialised and
-            // `end <= cap`. Growing with this length keeps every live element.
-            unsafe { store.vec.set_len(self.end) };
-            // If this panics (capacity overflow), the `Vec` claims `[0, end)`,
-            // which is all initialised; `finish` later rewrites the length.
-            store.grow();
-            // SAFETY: leak amplification again, as in `begin`.
-            unsafe { store.vec.set_len(0) };
-            self.buf = store.vec.as_mut_ptr();
-            self.cap = store.vec.capacity();
-        }
-    }
-
-    /// Ends the pass: keeps a held element, closes the hole behind the
-    /// unvisited elements and sets the final length. Idempotent.
+    /// Ends the pass: closes the hole behind the unvisited elements and
+    /// sets the final length (a held element is kept: it is already in the
+    /// kept prefix). Idempotent.
+    #[inline]
     pub(crate) fn finish(&mut self) {
         if self.done {
             return;
         }
         self.done = true;
-        if self.held {
-            self.held = false;
-            self.write += 1;
-        }
-        let tail = self.end - self.read;
-        if self.read != self.write && tail > 0 {
-            // SAFETY: `[read, end)` is initialised, `[write, read)` is the
-            // hole; `ptr::copy` allows overlap.
-            unsafe { ptr::copy(self.buf.add(self.read), self.buf.add(self.write), tail) };
-        }
-        let len = self.write + tail;
-        // SAFETY: `store` is uniquely borrowed for the pass and nothing else
-        // refers to it now.
-        let store = unsafe { self.store.as_mut() };
-        // SAFETY: `[0, len)` is initialised after the move above, and
-        // `len <= end <= cap`.
-        unsafe { store.vec.set_len(len) };
-        store.after_pass();
+        self.held = false;
+        finish_pass(self.store, self.buf, self.write, self.read, self.end);
+    }
+}
+
+/// A copy of a pass's counters, for the out-of-line slow paths.
+#[derive(Clone, Copy)]
+struct Counters<T> {
+    buf: *mut T,
+    cap: usize,
+    write: usize,
+    read: usize,
+    end: usize,
+    max: usize,
+}
+
+/// Pushes into a buffered pass's pending `Vec` if fewer than `room` more
+/// elements would exceed the maximum length.
+#[inline(never)]
+fn push_pending<T>(mut pending: NonNull<Vec<T>>, value: T, room: usize) -> Result<(), T> {
+    // SAFETY: `pending` is a unique borrow for the whole pass (`Pass::begin`
+    // took `&'a mut Vec<T>`), and no other reference to it is alive.
+    let pending = unsafe { pending.as_mut() };
+    if pending.len() >= room {
+        return Err(value);
+    }
+    pending.push(value);
+    Ok(())
+}
+
+/// Makes `end < cap` for a pass in state `c`, by closing the hole and/or
+/// growing the buffer. Returns the new counters (`write` is unchanged).
+#[cold]
+#[inline(never)]
+fn make_room<T>(mut store: NonNull<Store<T>>, mut c: Counters<T>) -> Counters<T> {
+    let hole = c.read - c.write;
+    let tail = c.end - c.read;
+    if hole > 0 {
+        // SAFETY: `[read, end)` is initialised and `[write, read)` is the
+        // hole; `ptr::copy` allows the overlap. Afterwards
+        // `[write, write + tail)` holds the unvisited elements in order and
+        // there is no hole. The held element (`write - 1`) does not move.
+        unsafe { ptr::copy(c.buf.add(c.read), c.buf.add(c.write), tail) };
+        c.read = c.write;
+        c.end = c.write + tail;
+    }
+    // Grow when full, and also when the hole was small next to the tail
+    // (else "remove one, push one" would shift the tail on every push).
+    let freed_little = hole.saturating_mul(4) < tail;
+    if c.end == c.cap || (freed_little && c.cap < c.max) {
+        // SAFETY: `store` is uniquely borrowed for the pass; no reference to
+        // it is alive across this call. References into the buffer are:
+        // `HeldRef::push` re-derives its pointer after this returns.
+        let store = unsafe { store.as_mut() };
+        // SAFETY: there is no hole now, so `[0, end)` is initialised and
+        // `end <= cap`. Growing with this length keeps every live element.
+        unsafe { store.vec.set_len(c.end) };
+        // If this panics (capacity overflow), the `Vec` claims `[0, end)`,
+        // which is all initialised, and the caller's counters are unchanged
+        // and still describe the buffer; `finish` later rewrites the length.
+        store.grow();
+        // SAFETY: leak amplification again, as in `begin`.
+        unsafe { store.vec.set_len(0) };
+        c.buf = store.vec.as_mut_ptr();
+        c.cap = store.vec.capacity();
+    }
+    c
+}
+
+/// Closes the hole of a pass and writes the final length.
+#[inline(never)]
+fn finish_pass<T>(
+    mut store: NonNull<Store<T>>,
+    buf: *mut T,
+    write: usize,
+    read: usize,
+    end: usize,
+) {
+    let tail = end - read;
+    if read != write && tail > 0 {
+        // SAFETY: `[read, end)` is initialised, `[write, read)` is the hole;
+        // `ptr::copy` allows overlap.
+        unsafe { ptr::copy(buf.add(read), buf.add(write), tail) };
+    }
+    let len = write + tail;
+    // SAFETY: `store` is uniquely borrowed for the pass and nothing else
+    // refers to it now.
+    let store = unsafe { store.as_mut() };
+    // SAFETY: `[0, len)` is initialised after the move above, and
+    // `len <= end <= cap`.
+    unsafe { store.vec.set_len(len) };
+    store.after_pass();
+}
+
+/// The held element of a pass, as an `Entry` sees it: the pass plus a
+/// pointer to the element, so that reading and writing the element costs
+/// no bookkeeping loads.
+///
+/// Invariant: `core.held`, and `ptr == core.buf + core.write - 1`. Only
+/// `push` can move the buffer, and it re-derives `ptr`.
+pub(crate) struct HeldRef<'c, T> {
+    core: &'c mut Core<T>,
+    ptr: NonNull<T>,
+}
+
+// SAFETY: a `HeldRef<T>` is a unique borrow of a pass and of one of its
+// elements, like `&mut T`: `Send` iff `T: Send`, `Sync` iff `T: Sync`.
+unsafe impl<T: Send> Send for HeldRef<'_, T> {}
+// SAFETY: see the `Send` impl; `&HeldRef<T>` only hands out `&T`.
+unsafe impl<T: Sync> Sync for HeldRef<'_, T> {}
+
+impl<T> HeldRef<'_, T> {
+    #[inline]
+    pub(crate) fn get(&self) -> &T {
+        // SAFETY: by the invariant, `ptr` is the held, initialised element;
+        // it stays in place while `self` borrows the pass.
+        unsafe { self.ptr.as_ref() }
+    }
+
+    #[inline]
+    pub(crate) fn get_mut(&mut self) -> &mut T {
+        // SAFETY: as in `get`; `&mut self` makes this the only reference.
+        unsafe { self.ptr.as_mut() }
+    }
+
+    #[inline]
+    pub(crate) fn take(self) -> T {
+        self.core.take_current()
+    }
+
+    #[inline]
+    pub(crate) fn push(&mut self, value: T) -> Result<(), T> {
+        let result = self.core.push(value);
+        // The buffer may have moved (growth) or the held element may have
+        // been shifted (closing the hole does not move `[0, write)`, but
+        // growth reallocates): re-derive the pointer.
+        // SAFETY: still held, so `write >= 1` and `write - 1 < cap`.
+        self.ptr = unsafe { NonNull::new_unchecked(self.core.buf.add(self.core.write - 1)) };
+        result
     }
 }
