@@ -100,6 +100,13 @@
 /// assert_eq!(c.policy().removed, 2);
 /// ```
 pub trait AutoRemove<T> {
+    /// `false` promises that [`should_remove`](AutoRemove::should_remove)
+    /// always returns `false`, so a cursor skips the per-element
+    /// bookkeeping the policy needs. Only [`NoAutoRemove`] sets it; a
+    /// policy that sets it and still returns `true` is not unsafe, but its
+    /// held elements are then only checked when reached.
+    const ACTIVE: bool = true;
+
     /// Whether `item` is to be removed.
     fn should_remove(&mut self, item: &T) -> bool;
 
@@ -127,6 +134,8 @@ pub trait AutoRemove<T> {
 pub struct NoAutoRemove;
 
 impl<T> AutoRemove<T> for NoAutoRemove {
+    const ACTIVE: bool = false;
+
     #[inline(always)]
     fn should_remove(&mut self, _item: &T) -> bool {
         false

@@ -104,6 +104,11 @@ impl<'a, T, A: AutoRemove<T>> Cursor<'a, T, A> {
     /// The element stays held (and so kept) while the predicate runs.
     #[inline]
     fn settle(&mut self) {
+        if !A::ACTIVE {
+            // Nothing to decide: the held element is already counted as
+            // kept, and `advance` does not need `held` cleared.
+            return;
+        }
         let core = self.pass.core();
         if core.held() {
             if self.policy.should_remove(core.current()) {

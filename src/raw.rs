@@ -274,11 +274,13 @@ impl<T> Core<T> {
     /// Moves the next unvisited element to the end of the kept prefix and
     /// holds it. Returns `false` when the pass has nothing left to visit.
     ///
-    /// The caller has settled the previously held element.
+    /// The caller has settled the previously held element, or (a policy
+    /// that never removes) left it held: it is already counted as kept, so
+    /// holding the next one simply replaces it.
     #[inline]
     pub(crate) fn advance(&mut self) -> bool {
-        debug_assert!(!self.held);
         if self.read == self.end {
+            self.held = false;
             return false;
         }
         if self.read != self.write {
