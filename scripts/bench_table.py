@@ -40,10 +40,10 @@ EXTRA = [
 ]
 
 METHOD_ORDER = [
-    "cursor", "traverse", "unordered", "retain_mut", "two_vecs", "swap_remove",
-    "hand_loop", "vec_grow_scan", "vec_remove", "iter_mut", "iter_mut_checked",
-    "copy_floor", "body_remove", "with_auto_remove", "false_predicate",
-    "buffered", "vec_deque", "producer", "std_mpsc", "crossbeam",
+    "buffered", "producer", "cursor", "body_remove", "with_auto_remove", "false_predicate", "traverse",
+    "unordered", "retain_mut", "two_vecs", "swap_remove", "hand_loop",
+    "vec_grow_scan", "vec_remove", "iter_mut", "iter_mut_checked", "copy_floor",
+    "vec_deque", "std_mpsc", "crossbeam",
 ]
 
 LABELS = {
@@ -61,7 +61,7 @@ LABELS = {
     "copy_floor": "copy floor",
     "body_remove": "remove in body",
     "with_auto_remove": "`with_auto_remove`",
-    "false_predicate": "`|_| false` predicate",
+    "false_predicate": "always-false predicate",
 }
 
 
