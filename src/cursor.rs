@@ -206,7 +206,7 @@ impl<'a, T, A: AutoRemove<T>> Cursor<'a, T, A> {
     /// assert_eq!(seen, [3, 2, 1, 0]);
     /// assert!(c.is_empty());
     /// ```
-    #[inline]
+    #[inline(always)]
     #[track_caller]
     pub fn push(&mut self, value: T) {
         if self.pass.core().push(value).is_err() {
@@ -235,7 +235,7 @@ impl<'a, T, A: AutoRemove<T>> Cursor<'a, T, A> {
     /// drop(cursor);
     /// assert_eq!(c.as_slice(), [1, 2]);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
         self.pass.core().push(value).map_err(CapacityError::new)
     }
@@ -321,6 +321,7 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
 }
 
 impl<T, A: AutoRemove<T>> Drop for Cursor<'_, T, A> {
+    #[inline]
     fn drop(&mut self) {
         // The predicate and hook are user code: never run them while
         // unwinding. If they panic here, `Pass::drop` still finishes.
@@ -421,7 +422,7 @@ impl<T> Entry<'_, T> {
     /// assert_eq!(visited, [1, 2, 3]);
     /// assert_eq!(c.as_slice(), [1, 2, 3]);
     /// ```
-    #[inline]
+    #[inline(always)]
     #[track_caller]
     pub fn push(&mut self, value: T) {
         if self.held.push(value).is_err() {
@@ -448,7 +449,7 @@ impl<T> Entry<'_, T> {
     /// let mut e = cursor.next().unwrap();
     /// assert_eq!(e.try_push('b').unwrap_err().into_inner(), 'b');
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
         self.held.push(value).map_err(CapacityError::new)
     }

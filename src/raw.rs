@@ -195,6 +195,7 @@ impl<'a, T> Pass<'a, T> {
 }
 
 impl<T> Drop for Pass<'_, T> {
+    #[inline]
     fn drop(&mut self) {
         // Runs no user code: it only moves bytes and sets the length.
         self.core.finish();
@@ -317,7 +318,7 @@ impl<T> Core<T> {
     /// value, never `&mut self`: the address of a `Core` then never escapes
     /// the caller's frame, so the compiler keeps `read`, `write` and `end` in
     /// registers across a whole traversal loop.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&mut self, value: T) -> Result<(), T> {
         if let Some(pending) = self.pending {
             return push_pending(pending, value, self.max.saturating_sub(self.len()));
@@ -488,7 +489,7 @@ impl<T> HeldRef<'_, T> {
         self.core.take_current()
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&mut self, value: T) -> Result<(), T> {
         let result = self.core.push(value);
         // The buffer may have moved (growth) or the held element may have
