@@ -110,6 +110,7 @@ impl<T> Drop for ProducerLink<T> {
 /// events.commit();
 /// assert_eq!(events.as_slice(), [0, 1, 2]);
 /// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub struct Producer<T> {
     pub(crate) shared: Arc<Shared<T>>,
 }
@@ -193,6 +194,7 @@ impl<T> fmt::Debug for Producer<T> {
 /// assert_eq!(err.into_inner(), 5);
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub struct ProducerClosed<T> {
     value: T,
 }

@@ -377,7 +377,7 @@ struct Counters<T> {
 
 /// Pushes into a buffered pass's pending `Vec` if fewer than `room` more
 /// elements would exceed the maximum length.
-#[inline(never)]
+#[inline]
 fn push_pending<T>(mut pending: NonNull<Vec<T>>, value: T, room: usize) -> Result<(), T> {
     // SAFETY: `pending` is a unique borrow for the whole pass (`Pass::begin`
     // took `&'a mut Vec<T>`), and no other reference to it is alive.
