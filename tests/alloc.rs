@@ -209,3 +209,41 @@ fn a_buffered_commit_loop_allocates_nothing_after_warm_up() {
     assert_eq!(q.pending_len(), events);
     assert!(q.is_empty());
 }
+
+/// A steady frame loop (commit, drain, re-emit, producer input) allocates
+/// nothing once its buffers have grown.
+#[test]
+fn steady_frame_loop_does_not_allocate_after_warm_up() {
+    let mut c: BufferedCollection<u64> = BufferedCollection::new();
+    let p = c.producer();
+    let frame = |c: &mut BufferedCollection<u64>| {
+        for i in 0..8 {
+            p.push(1000 + i).unwrap();
+        }
+        c.commit();
+        let mut handled = 0;
+        let mut cursor = c.cursor();
+        while let Some(e) = cursor.next() {
+            let v = e.remove();
+            handled += 1;
+            if v >= 1000 {
+                cursor.push(v - 1000); // a follow-up for the next frame
+            }
+        }
+        handled
+    };
+    let ((), warm_up) = calls(|| {
+        for _ in 0..4 {
+            frame(&mut c);
+        }
+    });
+    assert!(warm_up > 0, "the counter sees the buffers grow");
+    let mut handled = Vec::with_capacity(10);
+    let ((), allocations) = calls(|| {
+        for _ in 0..10 {
+            handled.push(frame(&mut c));
+        }
+    });
+    assert_eq!(handled, [16; 10], "8 inputs + 8 follow-ups each frame");
+    assert_eq!(allocations, 0);
+}

@@ -3,8 +3,6 @@
 //! end, drop counts, and the producers' closed state.
 #![cfg(not(loom))]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::error::Error;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -54,63 +52,6 @@ impl fmt::Debug for Item<'_> {
 
 fn ids(items: &[Item<'_>]) -> Vec<u32> {
     items.iter().map(|i| i.id).collect()
-}
-
-/// Counts allocations made by the current thread while counting is on, so
-/// the steady-state test is not disturbed by tests running in parallel.
-struct CountingAlloc;
-
-thread_local! {
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note_allocation() {
-    if COUNTING.try_with(Cell::get).unwrap_or(false) {
-        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-    }
-}
-
-// SAFETY: every call is forwarded unchanged to `System`; the counters are
-// const-initialised thread locals without destructors, so touching them
-// never allocates. (Counting allocations needs a global allocator, and that
-// needs `unsafe`; this is the only `unsafe` in the test suite's file.)
-#[allow(unsafe_code)]
-unsafe impl GlobalAlloc for CountingAlloc {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note_allocation();
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note_allocation();
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note_allocation();
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: CountingAlloc = CountingAlloc;
-
-/// The number of allocations `f` makes on this thread.
-fn allocations_in(f: impl FnOnce()) -> usize {
-    ALLOCATIONS.with(|n| n.set(0));
-    COUNTING.with(|c| c.set(true));
-    f();
-    COUNTING.with(|c| c.set(false));
-    ALLOCATIONS.with(Cell::get)
 }
 
 /// Drains the visible elements through a cursor, returning them in order.
@@ -815,44 +756,6 @@ fn constructors_and_slice_access() {
     assert_eq!(c.as_slice(), [22, 6, 8]);
     assert_eq!(c.iter().copied().sum::<i32>(), 36);
     assert_eq!(c[1], 6, "Deref<Target = [T]>");
-}
-
-/// A steady frame loop (commit, drain, re-emit, producer input) allocates
-/// nothing once its buffers have grown.
-#[test]
-fn steady_frame_loop_does_not_allocate_after_warm_up() {
-    let mut c: BufferedCollection<u64> = BufferedCollection::new();
-    let p = c.producer();
-    let frame = |c: &mut BufferedCollection<u64>| {
-        for i in 0..8 {
-            p.push(1000 + i).unwrap();
-        }
-        c.commit();
-        let mut handled = 0;
-        let mut cursor = c.cursor();
-        while let Some(e) = cursor.next() {
-            let v = e.remove();
-            handled += 1;
-            if v >= 1000 {
-                cursor.push(v - 1000); // a follow-up for the next frame
-            }
-        }
-        handled
-    };
-    let warm_up = allocations_in(|| {
-        for _ in 0..4 {
-            frame(&mut c);
-        }
-    });
-    assert!(warm_up > 0, "the counter sees the buffers grow");
-    let mut handled = Vec::with_capacity(10);
-    let allocations = allocations_in(|| {
-        for _ in 0..10 {
-            handled.push(frame(&mut c));
-        }
-    });
-    assert_eq!(handled, [16; 10], "8 inputs + 8 follow-ups each frame");
-    assert_eq!(allocations, 0);
 }
 
 /// An element whose drop pushes a follow-up through a producer of the
