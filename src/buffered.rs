@@ -538,14 +538,11 @@ impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
     /// c.traverse(|e| if *e == 2 { e.remove(); });
     /// assert_eq!(c.as_slice(), [1, 3]);
     /// ```
-    pub fn traverse<F>(&mut self, mut f: F)
+    pub fn traverse<F>(&mut self, f: F)
     where
         F: FnMut(Entry<'_, T>),
     {
-        let mut cursor = self.cursor();
-        while let Some(entry) = cursor.next() {
-            f(entry);
-        }
+        self.cursor().for_each(f);
     }
 
     /// Applies the auto-remove policy to the visible elements; returns how
@@ -562,9 +559,7 @@ impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
     /// assert_eq!(c.prune(), 2);
     /// ```
     pub fn prune(&mut self) -> usize {
-        let before = self.len();
-        self.cursor().run_policy();
-        before - self.len()
+        self.cursor().run_policy()
     }
 }
 

@@ -969,14 +969,11 @@ impl<T, A: AutoRemove<T>> ReadWriteCollection<T, A> {
     /// assert_eq!(c, [1, 3, 4]);
     /// ```
     #[inline]
-    pub fn traverse<F>(&mut self, mut f: F)
+    pub fn traverse<F>(&mut self, f: F)
     where
         F: FnMut(Entry<'_, T>),
     {
-        let mut cursor = self.cursor();
-        while let Some(entry) = cursor.next() {
-            f(entry);
-        }
+        self.cursor().for_each(f);
     }
 
     /// Applies the auto-remove policy to every element, without a user
@@ -994,9 +991,7 @@ impl<T, A: AutoRemove<T>> ReadWriteCollection<T, A> {
     /// assert_eq!(c, [1, 3, 5]);
     /// ```
     pub fn prune(&mut self) -> usize {
-        let before = self.len();
-        self.cursor().run_policy();
-        before - self.len()
+        self.cursor().run_policy()
     }
 }
 

@@ -301,9 +301,18 @@ impl<'a, T, A: AutoRemove<T>> Cursor<'a, T, A> {
 }
 
 impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
+    /// Calls `f` on every remaining entry, then completes (`traverse`).
+    #[inline]
+    pub(crate) fn for_each<F: FnMut(Entry<'_, T>)>(mut self, mut f: F) {
+        while let Some(entry) = self.next() {
+            f(entry);
+        }
+    }
+
     /// Visits every remaining element without yielding it, applying the
-    /// policy (`prune`).
-    pub(crate) fn run_policy(mut self) {
+    /// policy (`prune`). Returns how many elements the policy removed.
+    pub(crate) fn run_policy(mut self) -> usize {
+        let before = self.pass.core_ref().len();
         self.settle();
         loop {
             let core = self.pass.core();
@@ -317,6 +326,7 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
                 core.keep_current();
             }
         }
+        before - self.pass.core_ref().len()
     }
 }
 

@@ -593,11 +593,7 @@ impl<'a, T, A: AutoRemove<T>> LayersCursor<'a, T, A> {
     /// ```
     #[allow(clippy::should_implement_trait)] // lending: cannot be `Iterator::next`
     pub fn next(&mut self) -> Option<Entry<'_, T>> {
-        if self.step() {
-            Some(self.held().1)
-        } else {
-            None
-        }
+        self.next_with_layer().map(|(_, entry)| entry)
     }
 
     /// Like [`next`](Self::next), and also tells which layer the entry is

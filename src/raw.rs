@@ -315,9 +315,9 @@ impl<T> Core<T> {
     /// is at its maximum length.
     ///
     /// The slow paths are out-of-line functions that take the counters by
-    /// value, never `&mut self`: the address of a `Core` then never escapes
-    /// the caller's frame, so the compiler keeps `read`, `write` and `end` in
-    /// registers across a whole traversal loop.
+    /// value, never `&mut self`, so they do not make a `Core`'s address
+    /// escape. (The unwind path of a caller that can panic still keeps the
+    /// counters in memory; see the benchmark notes in the README.)
     #[inline(always)]
     pub(crate) fn push(&mut self, value: T) -> Result<(), T> {
         if let Some(pending) = self.pending {
