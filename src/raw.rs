@@ -129,13 +129,9 @@ pub(crate) struct Core<T> {
     store: NonNull<Store<T>>,
     /// Where pushes go in a buffered pass; `None`: appended to this pass.
     pending: Option<NonNull<Vec<T>>>,
-    /// `*mut T` also makes `Core` invariant in `T`, as `&mut Vec<T>` is.
-    buf: *mut T,
-    cap: usize,
-    write: usize,
-    read: usize,
-    end: usize,
-    max: usize,
+    /// The buffer and the indices; a separate `Copy` struct so the slow
+    /// paths can take and return them by value.
+    c: Counters<T>,
     held: bool,
     unordered: bool,
     done: bool,
@@ -165,15 +161,17 @@ impl<'a, T> Pass<'a, T> {
         let buf = store.vec.as_mut_ptr();
         let cap = store.vec.capacity();
         let core = Core {
-            max: store.max,
+            c: Counters {
+                buf,
+                cap,
+                write: 0,
+                read: 0,
+                end,
+                max: store.max,
+            },
             unordered: store.unordered,
             store: NonNull::from(store),
             pending: pending.map(NonNull::from),
-            buf,
-            cap,
-            write: 0,
-            read: 0,
-            end,
             held: false,
             done: false,
         };
@@ -213,13 +211,13 @@ impl<T> Core<T> {
     /// Elements not yet visited, pushed ones included.
     #[inline]
     pub(crate) fn remaining(&self) -> usize {
-        self.end - self.read
+        self.c.end - self.c.read
     }
 
     /// Elements the collection would hold if the pass finished now.
     #[inline]
     pub(crate) fn len(&self) -> usize {
-        self.write + (self.end - self.read)
+        self.c.write + (self.c.end - self.c.read)
     }
 
     /// The held element.
@@ -232,7 +230,7 @@ impl<T> Core<T> {
         // SAFETY: while `held`, `write >= 1` and slot `write - 1` is
         // initialised (module docs); the shared borrow of `self` keeps it from
         // moving or being removed.
-        unsafe { &*self.buf.add(self.write - 1) }
+        unsafe { &*self.c.buf.add(self.c.write - 1) }
     }
 
     /// Settles the held element as kept (it already is; this just ends
@@ -251,23 +249,27 @@ impl<T> Core<T> {
         assert!(self.held, "no element is held");
         // Bookkeeping first: from here slot `write` is part of the hole.
         self.held = false;
-        self.write -= 1;
+        self.c.write -= 1;
         // SAFETY: slot `write` (the old `write - 1`) was initialised (it was
         // held); the decrement above made it logically uninitialised, so it
         // is read exactly once.
-        let value = unsafe { ptr::read(self.buf.add(self.write)) };
+        let value = unsafe { ptr::read(self.c.buf.add(self.c.write)) };
         if self.unordered {
             // Fill the slot from the end; that element is visited next.
-            self.end -= 1;
-            if self.end != self.write {
+            self.c.end -= 1;
+            if self.c.end != self.c.write {
                 // SAFETY: in unordered mode `read == write + 1` here, so the
                 // old `end - 1 >= read` is an initialised unvisited slot
                 // distinct from `write`; moving it makes `end` spare.
                 unsafe {
-                    ptr::copy_nonoverlapping(self.buf.add(self.end), self.buf.add(self.write), 1)
+                    ptr::copy_nonoverlapping(
+                        self.c.buf.add(self.c.end),
+                        self.c.buf.add(self.c.write),
+                        1,
+                    )
                 };
             }
-            self.read = self.write;
+            self.c.read = self.c.write;
         }
         value
     }
@@ -280,20 +282,24 @@ impl<T> Core<T> {
     /// holding the next one simply replaces it.
     #[inline]
     pub(crate) fn advance(&mut self) -> bool {
-        if self.read == self.end {
+        if self.c.read == self.c.end {
             self.held = false;
             return false;
         }
-        if self.read != self.write {
+        if self.c.read != self.c.write {
             // SAFETY: `write < read < end`: `read` is initialised and
             // unvisited, `write` is the first hole slot; one element, so no
             // overlap. After the copy `read` belongs to the hole.
             unsafe {
-                ptr::copy_nonoverlapping(self.buf.add(self.read), self.buf.add(self.write), 1)
+                ptr::copy_nonoverlapping(
+                    self.c.buf.add(self.c.read),
+                    self.c.buf.add(self.c.write),
+                    1,
+                )
             };
         }
-        self.read += 1;
-        self.write += 1;
+        self.c.read += 1;
+        self.c.write += 1;
         self.held = true;
         true
     }
@@ -306,7 +312,7 @@ impl<T> Core<T> {
     pub(crate) fn held_ref(&mut self) -> HeldRef<'_, T> {
         assert!(self.held, "no element is held");
         // SAFETY: `write >= 1` while held, and `write - 1 < cap`.
-        let ptr = unsafe { NonNull::new_unchecked(self.buf.add(self.write - 1)) };
+        let ptr = unsafe { NonNull::new_unchecked(self.c.buf.add(self.c.write - 1)) };
         HeldRef { core: self, ptr }
     }
 
@@ -321,32 +327,18 @@ impl<T> Core<T> {
     #[inline(always)]
     pub(crate) fn push(&mut self, value: T) -> Result<(), T> {
         if let Some(pending) = self.pending {
-            return push_pending(pending, value, self.max.saturating_sub(self.len()));
+            return push_pending(pending, value, self.c.max.saturating_sub(self.len()));
         }
-        if self.len() >= self.max {
+        if self.len() >= self.c.max {
             return Err(value);
         }
-        if self.end == self.cap {
-            let room = make_room(
-                self.store,
-                Counters {
-                    buf: self.buf,
-                    cap: self.cap,
-                    write: self.write,
-                    read: self.read,
-                    end: self.end,
-                    max: self.max,
-                },
-            );
-            self.buf = room.buf;
-            self.cap = room.cap;
-            self.read = room.read;
-            self.end = room.end;
+        if self.c.end == self.c.cap {
+            self.c = make_room(self.store, self.c);
         }
-        debug_assert!(self.end < self.cap);
+        debug_assert!(self.c.end < self.c.cap);
         // SAFETY: `end < cap`, and slot `end` is spare (uninitialised).
-        unsafe { ptr::write(self.buf.add(self.end), value) };
-        self.end += 1;
+        unsafe { ptr::write(self.c.buf.add(self.c.end), value) };
+        self.c.end += 1;
         Ok(())
     }
 
@@ -360,12 +352,18 @@ impl<T> Core<T> {
         }
         self.done = true;
         self.held = false;
-        finish_pass(self.store, self.buf, self.write, self.read, self.end);
+        finish_pass(
+            self.store,
+            self.c.buf,
+            self.c.write,
+            self.c.read,
+            self.c.end,
+        );
     }
 }
 
-/// A copy of a pass's counters, for the out-of-line slow paths.
-#[derive(Clone, Copy)]
+/// A pass's buffer and indices (see the module docs for what they mean).
+/// `*mut T` also makes `Core` invariant in `T`, as `&mut Vec<T>` is.
 struct Counters<T> {
     buf: *mut T,
     cap: usize,
@@ -374,6 +372,15 @@ struct Counters<T> {
     end: usize,
     max: usize,
 }
+
+// Not derived: a derive would require `T: Copy`.
+impl<T> Clone for Counters<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Counters<T> {}
 
 /// Pushes into a buffered pass's pending `Vec` if fewer than `room` more
 /// elements would exceed the maximum length.
@@ -496,7 +503,7 @@ impl<T> HeldRef<'_, T> {
         // been shifted (closing the hole does not move `[0, write)`, but
         // growth reallocates): re-derive the pointer.
         // SAFETY: still held, so `write >= 1` and `write - 1 < cap`.
-        self.ptr = unsafe { NonNull::new_unchecked(self.core.buf.add(self.core.write - 1)) };
+        self.ptr = unsafe { NonNull::new_unchecked(self.core.c.buf.add(self.core.c.write - 1)) };
         result
     }
 }
