@@ -132,6 +132,16 @@ mod imp {
         e.life == 0
     }
 
+    /// The same predicate as a nameable zero-sized policy type.
+    struct Expired;
+
+    impl<const PAD: usize> AutoRemove<Entity<PAD>> for Expired {
+        #[inline]
+        fn should_remove(&mut self, e: &Entity<PAD>) -> bool {
+            e.life == 0
+        }
+    }
+
     fn splitmix(mut x: u64) -> u64 {
         x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
         x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -219,6 +229,7 @@ mod imp {
 
     // ---------------------------------------------------------------- methods
 
+    #[inline(never)]
     fn cursor_pass<const PAD: usize, A: AutoRemove<Entity<PAD>>>(
         c: &mut ReadWriteCollection<Entity<PAD>, A>,
     ) {
@@ -234,6 +245,7 @@ mod imp {
         }
     }
 
+    #[inline(never)]
     fn traverse_pass<const PAD: usize>(c: &mut ReadWriteCollection<Entity<PAD>>) {
         c.traverse(|mut e| match step(&mut *e) {
             Step::Keep => {}
@@ -245,6 +257,7 @@ mod imp {
     }
 
     /// The loop body for a collection whose predicate does the removing.
+    #[inline(never)]
     fn auto_remove_pass<const PAD: usize, A: AutoRemove<Entity<PAD>>>(
         c: &mut ReadWriteCollection<Entity<PAD>, A>,
     ) {
@@ -277,6 +290,7 @@ mod imp {
         }
     }
 
+    #[inline(never)]
     fn retain_mut_pass<const PAD: usize>(s: &mut SideState<PAD>) {
         let side = &mut s.side;
         s.v.retain_mut(|e| match step(e) {
@@ -290,6 +304,7 @@ mod imp {
         second_pass(&mut s.v, &mut s.side, &mut s.side2);
     }
 
+    #[inline(never)]
     fn vec_grow_scan_pass<const PAD: usize>(s: &mut SideState<PAD>) {
         let mut scan = VecGrowScan::new(&mut s.v);
         while let Some(mut e) = scan.next() {
@@ -305,6 +320,7 @@ mod imp {
         second_pass(&mut s.v, &mut s.side, &mut s.side2);
     }
 
+    #[inline(never)]
     fn two_vecs_pass<const PAD: usize>(s: &mut TwoVecs<PAD>) {
         let (a, b) = (&mut s.a, &mut s.b);
         let mut i = 0;
@@ -324,6 +340,7 @@ mod imp {
         b.clear();
     }
 
+    #[inline(never)]
     fn swap_remove_pass<const PAD: usize>(v: &mut Vec<Entity<PAD>>) {
         let mut i = 0;
         while i < v.len() {
@@ -345,6 +362,7 @@ mod imp {
     /// (Updating in place at the read index and then copying down is
     /// slower: the 32-byte copy reads bytes just written by the update,
     /// which defeats store-to-load forwarding.)
+    #[inline(never)]
     fn hand_loop_pass<const PAD: usize>(v: &mut Vec<Entity<PAD>>) {
         let mut write = 0;
         let mut read = 0;
@@ -367,6 +385,7 @@ mod imp {
         v.truncate(write);
     }
 
+    #[inline(never)]
     fn vec_remove_pass<const PAD: usize>(v: &mut Vec<Entity<PAD>>) {
         let mut i = 0;
         while i < v.len() {
@@ -385,6 +404,7 @@ mod imp {
 
     /// The plain update loop: nothing can be removed, the verdict is
     /// ignored.
+    #[inline(never)]
     fn iter_mut_pass<const PAD: usize>(v: &mut [Entity<PAD>]) {
         for e in v.iter_mut() {
             let _ = step(e);
@@ -393,6 +413,7 @@ mod imp {
 
     /// The plain update loop that still looks at the verdict (and would
     /// panic on a removal): the same decisions as the cursor makes.
+    #[inline(never)]
     fn iter_mut_checked_pass<const PAD: usize>(v: &mut [Entity<PAD>]) {
         for e in v.iter_mut() {
             if !matches!(step(e), Step::Keep) {
@@ -484,6 +505,9 @@ mod imp {
             out: impl Fn(&S) -> &[Entity<PAD>],
             check: Check,
         ) {
+            if !selected("RWC_METHODS", name) {
+                return;
+            }
             let base = self.base;
             reset(&mut state, base);
             run(&mut state);
@@ -498,6 +522,14 @@ mod imp {
                 }
                 Check::Floor => {}
             }
+            if let Some(passes) = untimed_passes() {
+                // Instruction-count mode (callgrind): no timing, no criterion.
+                for _ in 0..passes {
+                    reset(&mut state, base);
+                    run(black_box(&mut state));
+                }
+                return;
+            }
             self.group.bench_function(name, |b| {
                 b.iter_custom(|iters| {
                     let mut total = Duration::ZERO;
@@ -510,6 +542,36 @@ mod imp {
                     total
                 })
             });
+        }
+    }
+
+    /// `RWC_COUNT_PASSES=k`: run every method `k` times untimed instead of
+    /// benchmarking it, for `valgrind --tool=callgrind` (see
+    /// `scripts/instructions.sh`), which counts the instructions spent
+    /// inside each `#[inline(never)]` pass function.
+    fn untimed_passes() -> Option<usize> {
+        std::env::var("RWC_COUNT_PASSES").ok().map(|k| {
+            k.parse()
+                .unwrap_or_else(|_| panic!("RWC_COUNT_PASSES: not a number: {k:?}"))
+        })
+    }
+
+    /// Whether `name` is in the comma-separated list in the environment
+    /// variable `var` (everything is, when it is unset).
+    fn selected(var: &str, name: &str) -> bool {
+        match std::env::var(var) {
+            Ok(list) => list.split(',').any(|m| m.trim() == name),
+            Err(_) => true,
+        }
+    }
+
+    /// Whether the group `name` (`steady/32B/100k`) starts with one of the
+    /// comma-separated prefixes in `RWC_GROUPS` (all groups run when it is
+    /// unset).
+    fn group_selected(name: &str) -> bool {
+        match std::env::var("RWC_GROUPS") {
+            Ok(list) => list.split(',').any(|g| name.starts_with(g.trim())),
+            Err(_) => true,
         }
     }
 
@@ -536,11 +598,15 @@ mod imp {
     }
 
     fn scenario_group<const PAD: usize>(c: &mut Criterion, s: Scenario, n: usize) {
+        let bytes = mem::size_of::<Entity<PAD>>();
+        let name = format!("{}/{bytes}B/{}", s.name, size_label(n));
+        if !group_selected(&name) {
+            return;
+        }
         let base = population::<PAD>(n, s);
         let (expect, expired, spawned) = model(&base);
         let mut expect_sorted = expect.clone();
         expect_sorted.sort_by_key(|e| e.id);
-        let bytes = mem::size_of::<Entity<PAD>>();
         eprintln!(
             "# {}/{bytes}B/{}: {n} entities -> {} ({expired} expire, {spawned} spawn)",
             s.name,
@@ -548,7 +614,7 @@ mod imp {
             expect.len()
         );
         let cap = n + n / 10 + 16;
-        let mut group = c.benchmark_group(format!("{}/{bytes}B/{}", s.name, size_label(n)));
+        let mut group = c.benchmark_group(name);
         configure(&mut group, n);
         let mut ctx = Ctx {
             group: &mut group,
@@ -687,12 +753,16 @@ mod imp {
     /// loop body, and the default `NoAutoRemove` against a trivially false
     /// predicate and the hand loop (the "costs nothing" claim).
     fn auto_remove_group<const PAD: usize>(c: &mut Criterion, n: usize) {
+        let bytes = mem::size_of::<Entity<PAD>>();
+        let name = format!("auto_remove/{bytes}B/{}", size_label(n));
+        if !group_selected(&name) {
+            return;
+        }
         let s = SCENARIOS[0];
         let base = population::<PAD>(n, s);
         let (expect, _, _) = model(&base);
         let cap = n + n / 10 + 16;
-        let bytes = mem::size_of::<Entity<PAD>>();
-        let mut group = c.benchmark_group(format!("auto_remove/{bytes}B/{}", size_label(n)));
+        let mut group = c.benchmark_group(name);
         configure(&mut group, n);
         let mut ctx = Ctx {
             group: &mut group,
@@ -709,11 +779,59 @@ mod imp {
             Check::Ordered,
         );
         ctx.method(
-            "with_auto_remove",
-            warm_collection(ReadWriteCollection::with_auto_remove(expired::<PAD>), cap),
+            "closure",
+            warm_collection(
+                ReadWriteCollection::with_auto_remove(|e: &Entity<PAD>| e.life == 0),
+                cap,
+            ),
             refill_collection,
             auto_remove_pass,
             |c| c.as_slice(),
+            Check::Ordered,
+        );
+        ctx.method(
+            "unit_struct",
+            warm_collection(ReadWriteCollection::with_policy(Expired), cap),
+            refill_collection,
+            auto_remove_pass,
+            |c| c.as_slice(),
+            Check::Ordered,
+        );
+        ctx.method(
+            "fn_pointer",
+            warm_collection(
+                ReadWriteCollection::with_auto_remove(expired::<PAD> as fn(&Entity<PAD>) -> bool),
+                cap,
+            ),
+            refill_collection,
+            auto_remove_pass,
+            |c| c.as_slice(),
+            Check::Ordered,
+        );
+        let hook: Box<dyn FnMut(Entity<PAD>)> = Box::new(|e| {
+            black_box(e);
+        });
+        ctx.method(
+            "boxed_hook",
+            warm_collection(
+                ReadWriteCollection::with_auto_remove(expired::<PAD>).with_removal_hook(hook),
+                cap,
+            ),
+            refill_collection,
+            auto_remove_pass,
+            |c| c.as_slice(),
+            Check::Ordered,
+        );
+        ctx.method(
+            "retain_mut",
+            SideState {
+                v: warm_vec(cap),
+                side: warm_vec(n / 10 + 16),
+                side2: warm_vec(n / 10 + 16),
+            },
+            |s, base| refill(&mut s.v, base),
+            retain_mut_pass,
+            |s| &s.v,
             Check::Ordered,
         );
         ctx.method(
@@ -731,6 +849,51 @@ mod imp {
             "hand_loop",
             warm_vec(cap),
             refill,
+            hand_loop_pass,
+            |v| v,
+            Check::Ordered,
+        );
+        group.finish();
+    }
+
+    /// The steady scenario on buffers with no spare capacity: the first
+    /// spawn of the pass grows the buffer. Every pass starts from a fresh
+    /// exact-capacity copy of the population (made untimed).
+    fn growth_group<const PAD: usize>(c: &mut Criterion, n: usize) {
+        let bytes = mem::size_of::<Entity<PAD>>();
+        let name = format!("growth/{bytes}B/{}", size_label(n));
+        if !group_selected(&name) {
+            return;
+        }
+        let s = SCENARIOS[0];
+        let base = population::<PAD>(n, s);
+        let (expect, _, _) = model(&base);
+        let mut group = c.benchmark_group(name);
+        configure(&mut group, n);
+        let mut ctx = Ctx {
+            group: &mut group,
+            base: &base,
+            expect: &expect,
+            expect_sorted: &[],
+        };
+        ctx.method(
+            "cursor",
+            ReadWriteCollection::new(),
+            |c, base| {
+                *c = ReadWriteCollection::from(base.to_vec());
+                assert_eq!(c.capacity(), c.len());
+            },
+            cursor_pass,
+            |c| c.as_slice(),
+            Check::Ordered,
+        );
+        ctx.method(
+            "hand_loop",
+            Vec::new(),
+            |v, base| {
+                *v = base.to_vec();
+                assert_eq!(v.capacity(), v.len());
+            },
             hand_loop_pass,
             |v| v,
             Check::Ordered,
@@ -772,6 +935,7 @@ mod imp {
                 scenario_group::<1>(&mut c, s, n);
                 scenario_group::<13>(&mut c, s, n);
             }
+            growth_group::<1>(&mut c, n);
             auto_remove_group::<1>(&mut c, n);
         }
         c.final_summary();

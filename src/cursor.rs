@@ -331,12 +331,12 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
 }
 
 impl<T, A: AutoRemove<T>> Drop for Cursor<'_, T, A> {
-    #[inline]
+    #[inline(always)]
     fn drop(&mut self) {
         // The predicate and hook are user code: never run them while
         // unwinding. If they panic here, `Pass::drop` still finishes.
         #[cfg(feature = "std")]
-        if !std::thread::panicking() {
+        if A::ACTIVE && !std::thread::panicking() {
             self.settle();
         }
         self.pass.core().finish();

@@ -8,25 +8,30 @@
 //! # Buffer state during a pass (ordered mode)
 //!
 //! ```text
-//!  0                write-1   write         read              end        cap
-//!  |   kept          | held?  |    hole       |  unvisited+pushed |  spare   |
-//!  +-----------------+--------+---------------+-------------------+----------+
-//!   initialised                 moved out/      initialised         uninit
-//!                               removed
+//!  buf            write-1  write         read               end          limit   cap
+//!  |   kept         | held? |    hole      |  unvisited+pushed |   spare     |      |
+//!  +----------------+-------+--------------+-------------------+-------------+------+
+//!   initialised                moved out/     initialised        uninit
+//!                              removed
 //! ```
 //!
-//! * `[0, write)`: elements visited and kept, in order. When `held`, the
+//! * `[buf, write)`: elements visited and kept, in order. When `held`, the
 //!   last of them (`write - 1`) is the element the user holds through an
 //!   `Entry`: it was moved there from `read - 1` when it was yielded (so every
-//!   kept element moves at most once per pass) and counts as kept until it is
-//!   removed. Removing it is `write -= 1` and a read out of the slot.
-//! * `[write, read)`: the hole, logically uninitialised.
+//!   kept element moves at most once per pass, and the move reads bytes the
+//!   user has not just written) and counts as kept until it is removed.
+//!   Removing it is `write -= 1` and a read out of the slot.
+//! * `[write, read)`: the hole, logically uninitialised (its bytes are stale
+//!   copies of moved or removed elements).
 //! * `[read, end)`: not yet visited: the rest of the original elements, then
 //!   everything pushed during the pass, in push order.
+//! * `[end, limit)`: room for pushes without a slow path. `limit` is
+//!   `buf + min(capacity, max)`, so a push that finds `end < limit` never
+//!   needs the bound check: the length (`≤ end - buf`) is below the bound.
 //!
-//! Counting the held element as kept from the moment it is yielded keeps the
-//! per-element work of the common case (keep) to a copy and two increments,
-//! and makes every exit (`finish`) treat it as kept without a flag.
+//! The positions are element pointers, not indices, so the per-element work
+//! has no address arithmetic. For zero-sized `T` they are counters dressed as
+//! pointers (advanced by one byte, never dereferenced: see [`real`]).
 //!
 //! Unordered mode keeps `read == write` (no hole): removing the held element
 //! moves the last unvisited element (`end - 1`) into its slot, and that slot
@@ -34,21 +39,36 @@
 //!
 //! # Leak amplification
 //!
-//! [`Core::begin`] sets the `Vec`'s length to 0 before anything else happens.
+//! [`Pass::begin`] sets the `Vec`'s length to 0 before anything else happens.
 //! Until [`Core::finish`] writes the final length, the `Vec` claims to own
 //! nothing, so a pass that never finishes (the cursor was passed to
 //! `mem::forget`) leaks its elements instead of exposing moved-out slots. The
 //! collection stays usable (and empty).
 //!
-//! # Calling out
+//! # Unwinding
 //!
 //! No user code runs inside this module. The callers run user code (entry
 //! bodies, predicates, hooks) only between calls, when the state above is
 //! complete: a panic there unwinds into `Pass::drop`, which finishes the
 //! pass with the held element kept.
+//!
+//! The one call in here that can unwind is the growth of the buffer
+//! ([`make_room`]): the allocator may fail (and an alloc error hook may
+//! panic) or the capacity may overflow. Growth moves nothing in the old
+//! buffer and changes no counter until the new buffer exists, so if it
+//! unwinds, the caller's counters still describe the (untouched) buffer and
+//! `Pass::drop` finishes the pass from them. The state is never held in
+//! a copy that a panic could make stale.
+//!
+//! Finishing a pass ([`finish_pass`]) cannot unwind at all (it only moves
+//! bytes, and the shrink policy uses a fallible allocation): it is declared
+//! `extern "C"`, which tells the compiler so. That keeps the drop glue of a
+//! cursor small enough to be inlined into the unwind paths of the user's
+//! loop, which lets the pass state live in registers instead of memory.
 
 use alloc::vec::Vec;
 use core::marker::PhantomData;
+use core::mem;
 use core::ptr::{self, NonNull};
 
 /// Shrink configuration, evaluated when a pass finishes.
@@ -84,7 +104,7 @@ impl<T> Store<T> {
     }
 
     /// Grows the allocation past its current capacity (amortised doubling),
-    /// never past `max`. Only moves `[0, len)`.
+    /// never past `max`. Used outside passes.
     ///
     /// The caller has checked `capacity < max`.
     pub(crate) fn grow(&mut self) {
@@ -95,11 +115,12 @@ impl<T> Store<T> {
             // `reserve` doubles: the new capacity is at least `2 * cap`.
             self.vec.reserve(cap - len + 1);
         } else {
-            let target = cap.saturating_mul(2).max(4).min(self.max);
-            self.vec.reserve_exact(target - len);
+            self.vec.reserve_exact(grown_capacity(self.max, cap) - len);
         }
     }
 
+    /// Applies the shrink policy after a pass. Never unwinds: if the
+    /// smaller buffer cannot be allocated, it keeps the current one.
     fn after_pass(&mut self) {
         let Some(policy) = self.shrink else { return };
         let len = self.vec.len();
@@ -109,7 +130,7 @@ impl<T> Store<T> {
             if self.low_passes >= policy.passes {
                 self.low_passes = 0;
                 // Keep room to double before the next reallocation.
-                self.vec.shrink_to(len.saturating_mul(2));
+                try_shrink_to(&mut self.vec, len.saturating_mul(2));
             }
         } else {
             self.low_passes = 0;
@@ -117,20 +138,144 @@ impl<T> Store<T> {
     }
 }
 
+/// `Vec::shrink_to` that skips the shrink instead of failing when the
+/// allocator cannot provide the smaller buffer (`shrink_to` would call the
+/// alloc error handler, which may panic or abort).
+fn try_shrink_to<T>(vec: &mut Vec<T>, min_capacity: usize) {
+    let target = min_capacity.max(vec.len());
+    if mem::size_of::<T>() == 0 || vec.capacity() <= target {
+        return;
+    }
+    let mut smaller: Vec<T> = Vec::new();
+    if smaller.try_reserve_exact(target).is_err() {
+        return;
+    }
+    let len = vec.len();
+    // SAFETY: `smaller` has room for `target >= len` elements and does not
+    // overlap `vec`. After the copy the elements are owned by `smaller`
+    // (its length is set to `len`) and `vec` claims none of them (length
+    // 0), so each is owned exactly once; dropping `vec` then only frees
+    // its buffer. Nothing here can unwind between the two `set_len`s.
+    unsafe {
+        ptr::copy_nonoverlapping(vec.as_ptr(), smaller.as_mut_ptr(), len);
+        vec.set_len(0);
+        smaller.set_len(len);
+    }
+    *vec = smaller;
+}
+
+/// The pointer to dereference for the slot at position `p`: `p` itself, or a
+/// well-aligned dangling pointer for zero-sized `T` (whose positions are
+/// counters, not addresses).
+#[inline(always)]
+fn real<T>(p: *mut T) -> *mut T {
+    if mem::size_of::<T>() == 0 {
+        NonNull::dangling().as_ptr()
+    } else {
+        p
+    }
+}
+
+/// The position after `p`.
+///
+/// # Safety
+/// For sized `T`, `p + 1` must be within (or one past) the allocation.
+#[inline(always)]
+unsafe fn next<T>(p: *mut T) -> *mut T {
+    if mem::size_of::<T>() == 0 {
+        p.wrapping_byte_add(1)
+    } else {
+        // SAFETY: the caller keeps `p + 1` in bounds.
+        unsafe { p.add(1) }
+    }
+}
+
+/// The position before `p`.
+///
+/// # Safety
+/// For sized `T`, `p - 1` must be within the allocation.
+#[inline(always)]
+unsafe fn prev<T>(p: *mut T) -> *mut T {
+    if mem::size_of::<T>() == 0 {
+        p.wrapping_byte_sub(1)
+    } else {
+        // SAFETY: the caller keeps `p - 1` in bounds.
+        unsafe { p.sub(1) }
+    }
+}
+
+/// The position `n` slots after `p`.
+///
+/// # Safety
+/// For sized `T`, `p + n` must be within (or one past) the allocation.
+#[inline(always)]
+unsafe fn add<T>(p: *mut T, n: usize) -> *mut T {
+    if mem::size_of::<T>() == 0 {
+        p.wrapping_byte_add(n)
+    } else {
+        // SAFETY: the caller keeps `p + n` in bounds.
+        unsafe { p.add(n) }
+    }
+}
+
+/// The number of slots from `from` to `to` (`from <= to`).
+///
+/// # Safety
+/// For sized `T`, both in (or one past) the same allocation, `from <= to`.
+#[inline(always)]
+unsafe fn distance<T>(from: *mut T, to: *mut T) -> usize {
+    if mem::size_of::<T>() == 0 {
+        (to as usize).wrapping_sub(from as usize)
+    } else {
+        // SAFETY: same allocation and `from <= to`, by the caller.
+        unsafe { to.offset_from(from) as usize }
+    }
+}
+
+/// A pass's buffer and positions (see the module docs for what they mean).
+/// `*mut T` also makes `Core` invariant in `T`, as `&mut Vec<T>` is.
+///
+/// Invariant: `buf <= write <= read <= end <= limit <= buf + capacity`, all
+/// in the current allocation of the store's `Vec`, regions as drawn in the
+/// module docs.
+struct Counters<T> {
+    buf: *mut T,
+    write: *mut T,
+    read: *mut T,
+    end: *mut T,
+    limit: *mut T,
+}
+
+// Not derived: a derive would require `T: Copy`.
+impl<T> Clone for Counters<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Counters<T> {}
+
+impl<T> Counters<T> {
+    /// Kept elements plus unvisited ones: the length if the pass ended now.
+    #[inline(always)]
+    fn len(&self) -> usize {
+        // SAFETY: the struct invariant orders the positions in one
+        // allocation.
+        unsafe { distance(self.buf, self.write) + distance(self.read, self.end) }
+    }
+}
+
 /// The state of one pass. It has no lifetime so that `Entry<'c, T>` can
 /// borrow it without naming the collection's borrow; [`Pass`] carries that
 /// lifetime and finishes the pass on drop.
 ///
-/// Invariant: `write <= read <= end <= cap`, `held` implies `write > 0`,
-/// and the buffer regions
-/// are as drawn in the module docs. `buf` and `cap` always describe the
-/// current allocation of `store.vec`.
+/// Invariant: `c` satisfies the `Counters` invariant for the allocation of
+/// `store.vec` (whose length is 0 until `finish`), `held` implies
+/// `write > buf`.
 pub(crate) struct Core<T> {
     store: NonNull<Store<T>>,
     /// Where pushes go in a buffered pass; `None`: appended to this pass.
     pending: Option<NonNull<Vec<T>>>,
-    /// The buffer and the indices; a separate `Copy` struct so the slow
-    /// paths can take and return them by value.
     c: Counters<T>,
     held: bool,
     unordered: bool,
@@ -152,22 +297,26 @@ pub(crate) struct Pass<'a, T> {
 
 impl<'a, T> Pass<'a, T> {
     /// Starts a pass. Pushes go to `pending` if given, else into the pass.
+    #[inline(always)]
     pub(crate) fn begin(store: &'a mut Store<T>, pending: Option<&'a mut Vec<T>>) -> Self {
-        let end = store.vec.len();
+        let len = store.vec.len();
         // Leak amplification: from here until `finish`, the `Vec` owns nothing.
         // SAFETY: 0 <= capacity, and a length of 0 asserts nothing about the
         // elements, which the `Core` now tracks.
         unsafe { store.vec.set_len(0) };
         let buf = store.vec.as_mut_ptr();
-        let cap = store.vec.capacity();
+        let room = store.vec.capacity().min(store.max).max(len);
+        // SAFETY: `len <= room <= capacity` (a collection never holds more
+        // than its capacity, so `max(len)` stays within it): both positions
+        // are in (or one past) the allocation.
+        let (end, limit) = unsafe { (add(buf, len), add(buf, room)) };
         let core = Core {
             c: Counters {
                 buf,
-                cap,
-                write: 0,
-                read: 0,
+                write: buf,
+                read: buf,
                 end,
-                max: store.max,
+                limit,
             },
             unordered: store.unordered,
             store: NonNull::from(store),
@@ -181,21 +330,22 @@ impl<'a, T> Pass<'a, T> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn core(&mut self) -> &mut Core<T> {
         &mut self.core
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn core_ref(&self) -> &Core<T> {
         &self.core
     }
 }
 
 impl<T> Drop for Pass<'_, T> {
-    #[inline]
+    #[inline(always)]
     fn drop(&mut self) {
-        // Runs no user code: it only moves bytes and sets the length.
+        // Runs no user code and cannot unwind: it only moves bytes and sets
+        // the length.
         self.core.finish();
     }
 }
@@ -203,7 +353,7 @@ impl<T> Drop for Pass<'_, T> {
 impl<T> Core<T> {
     /// Whether an element is held (yielded and not removed, not yet moved on
     /// from).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn held(&self) -> bool {
         self.held
     }
@@ -211,31 +361,32 @@ impl<T> Core<T> {
     /// Elements not yet visited, pushed ones included.
     #[inline]
     pub(crate) fn remaining(&self) -> usize {
-        self.c.end - self.c.read
+        // SAFETY: `read <= end` in one allocation (invariant).
+        unsafe { distance(self.c.read, self.c.end) }
     }
 
     /// Elements the collection would hold if the pass finished now.
     #[inline]
     pub(crate) fn len(&self) -> usize {
-        self.c.write + (self.c.end - self.c.read)
+        self.c.len()
     }
 
     /// The held element.
     ///
     /// # Panics
     /// If no element is held (a bug in the caller).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn current(&self) -> &T {
         assert!(self.held, "no element is held");
-        // SAFETY: while `held`, `write >= 1` and slot `write - 1` is
+        // SAFETY: while `held`, `write > buf` and slot `write - 1` is
         // initialised (module docs); the shared borrow of `self` keeps it from
         // moving or being removed.
-        unsafe { &*self.c.buf.add(self.c.write - 1) }
+        unsafe { &*real(prev(self.c.write)) }
     }
 
     /// Settles the held element as kept (it already is; this just ends
     /// holding it).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn keep_current(&mut self) {
         self.held = false;
     }
@@ -244,30 +395,27 @@ impl<T> Core<T> {
     ///
     /// # Panics
     /// If no element is held (a bug in the caller).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn take_current(&mut self) -> T {
         assert!(self.held, "no element is held");
         // Bookkeeping first: from here slot `write` is part of the hole.
         self.held = false;
-        self.c.write -= 1;
+        // SAFETY: `held` implies `write > buf`.
+        self.c.write = unsafe { prev(self.c.write) };
         // SAFETY: slot `write` (the old `write - 1`) was initialised (it was
         // held); the decrement above made it logically uninitialised, so it
         // is read exactly once.
-        let value = unsafe { ptr::read(self.c.buf.add(self.c.write)) };
+        let value = unsafe { ptr::read(real(self.c.write)) };
         if self.unordered {
-            // Fill the slot from the end; that element is visited next.
-            self.c.end -= 1;
+            // Fill the slot from the end; that element is visited next. In
+            // unordered mode `read == write + 1` here, and `end >= read`.
+            // SAFETY: `end > write`, so `end - 1` is in the allocation.
+            self.c.end = unsafe { prev(self.c.end) };
             if self.c.end != self.c.write {
-                // SAFETY: in unordered mode `read == write + 1` here, so the
-                // old `end - 1 >= read` is an initialised unvisited slot
-                // distinct from `write`; moving it makes `end` spare.
-                unsafe {
-                    ptr::copy_nonoverlapping(
-                        self.c.buf.add(self.c.end),
-                        self.c.buf.add(self.c.write),
-                        1,
-                    )
-                };
+                // SAFETY: `end` (the old `end - 1`) `>= read`: an
+                // initialised unvisited slot, distinct from `write`; moving
+                // it makes `end` spare and fills the hole at `write`.
+                unsafe { ptr::copy_nonoverlapping(real(self.c.end), real(self.c.write), 1) };
             }
             self.c.read = self.c.write;
         }
@@ -280,26 +428,24 @@ impl<T> Core<T> {
     /// The caller has settled the previously held element, or (a policy
     /// that never removes) left it held: it is already counted as kept, so
     /// holding the next one simply replaces it.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn advance(&mut self) -> bool {
-        if self.c.read == self.c.end {
+        let c = &mut self.c;
+        if c.read == c.end {
             self.held = false;
             return false;
         }
-        if self.c.read != self.c.write {
+        if c.read != c.write {
             // SAFETY: `write < read < end`: `read` is initialised and
             // unvisited, `write` is the first hole slot; one element, so no
             // overlap. After the copy `read` belongs to the hole.
-            unsafe {
-                ptr::copy_nonoverlapping(
-                    self.c.buf.add(self.c.read),
-                    self.c.buf.add(self.c.write),
-                    1,
-                )
-            };
+            unsafe { ptr::copy_nonoverlapping(real(c.read), real(c.write), 1) };
         }
-        self.c.read += 1;
-        self.c.write += 1;
+        // SAFETY: `write <= read < end <= limit`: both stay in bounds.
+        unsafe {
+            c.read = next(c.read);
+            c.write = next(c.write);
+        }
         self.held = true;
         true
     }
@@ -308,11 +454,12 @@ impl<T> Core<T> {
     ///
     /// # Panics
     /// If no element is held (a bug in the caller).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn held_ref(&mut self) -> HeldRef<'_, T> {
         assert!(self.held, "no element is held");
-        // SAFETY: `write >= 1` while held, and `write - 1 < cap`.
-        let ptr = unsafe { NonNull::new_unchecked(self.c.buf.add(self.c.write - 1)) };
+        // SAFETY: `write > buf` while held, so `write - 1` is a slot of the
+        // allocation; `real` never returns null.
+        let ptr = unsafe { NonNull::new_unchecked(real(prev(self.c.write))) };
         HeldRef { core: self, ptr }
     }
 
@@ -320,143 +467,220 @@ impl<T> Core<T> {
     /// pending buffer of a buffered pass. Gives it back when the collection
     /// is at its maximum length.
     ///
-    /// The slow paths are out-of-line functions that take the counters by
-    /// value, never `&mut self`, so they do not make a `Core`'s address
-    /// escape. (The unwind path of a caller that can panic still keeps the
-    /// counters in memory; see the benchmark notes in the README.)
+    /// # Panics
+    /// If the buffer cannot grow: capacity overflow (an unbounded
+    /// collection at `usize::MAX` elements, or more than `isize::MAX`
+    /// bytes), or an allocation failure whose handler unwinds. The pass
+    /// state is unchanged then (see the module docs).
     #[inline(always)]
     pub(crate) fn push(&mut self, value: T) -> Result<(), T> {
         if let Some(pending) = self.pending {
-            return push_pending(pending, value, self.c.max.saturating_sub(self.len()));
+            return push_pending(pending, value, self.store, self.c.len());
         }
-        if self.len() >= self.c.max {
-            return Err(value);
+        if self.c.end == self.c.limit {
+            match make_room(self.store, self.c) {
+                Some(c) => self.c = c,
+                None => return Err(value),
+            }
         }
-        if self.c.end == self.c.cap {
-            self.c = make_room(self.store, self.c);
+        debug_assert!(self.c.end != self.c.limit);
+        // SAFETY: `end < limit <= buf + capacity`, and slot `end` is spare
+        // (uninitialised); `end + 1 <= limit` stays in bounds.
+        unsafe {
+            ptr::write(real(self.c.end), value);
+            self.c.end = next(self.c.end);
         }
-        debug_assert!(self.c.end < self.c.cap);
-        // SAFETY: `end < cap`, and slot `end` is spare (uninitialised).
-        unsafe { ptr::write(self.c.buf.add(self.c.end), value) };
-        self.c.end += 1;
         Ok(())
     }
 
     /// Ends the pass: closes the hole behind the unvisited elements and
     /// sets the final length (a held element is kept: it is already in the
-    /// kept prefix). Idempotent.
-    #[inline]
+    /// kept prefix). Idempotent. Cannot unwind.
+    #[inline(always)]
     pub(crate) fn finish(&mut self) {
         if self.done {
             return;
         }
         self.done = true;
         self.held = false;
-        finish_pass(
-            self.store,
-            self.c.buf,
-            self.c.write,
-            self.c.read,
-            self.c.end,
-        );
+        // Scalars, not the `Counters` struct: an aggregate passed to an
+        // `extern "C"` function goes through memory, which would keep the
+        // whole pass state in memory in the caller's loop.
+        let c = self.c;
+        finish_pass(self.store, c.buf, c.write, c.read, c.end);
     }
 }
 
-/// A pass's buffer and indices (see the module docs for what they mean).
-/// `*mut T` also makes `Core` invariant in `T`, as `&mut Vec<T>` is.
-struct Counters<T> {
-    buf: *mut T,
-    cap: usize,
-    write: usize,
-    read: usize,
-    end: usize,
-    max: usize,
-}
-
-// Not derived: a derive would require `T: Copy`.
-impl<T> Clone for Counters<T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<T> Copy for Counters<T> {}
-
-/// Pushes into a buffered pass's pending `Vec` if fewer than `room` more
-/// elements would exceed the maximum length.
-#[inline]
-fn push_pending<T>(mut pending: NonNull<Vec<T>>, value: T, room: usize) -> Result<(), T> {
+/// Pushes into a buffered pass's pending `Vec`, unless the visible `len`
+/// plus the pending elements would exceed the store's maximum length.
+#[inline(always)]
+fn push_pending<T>(
+    mut pending: NonNull<Vec<T>>,
+    value: T,
+    store: NonNull<Store<T>>,
+    len: usize,
+) -> Result<(), T> {
+    // SAFETY: `store` is uniquely borrowed for the pass; reading `max` makes
+    // no reference that outlives this line.
+    let max = unsafe { store.as_ref().max };
     // SAFETY: `pending` is a unique borrow for the whole pass (`Pass::begin`
     // took `&'a mut Vec<T>`), and no other reference to it is alive.
     let pending = unsafe { pending.as_mut() };
-    if pending.len() >= room {
+    if pending.len() >= max.saturating_sub(len) {
+        if max == usize::MAX {
+            capacity_overflow();
+        }
         return Err(value);
     }
     pending.push(value);
     Ok(())
 }
 
-/// Makes `end < cap` for a pass in state `c`, by closing the hole and/or
-/// growing the buffer. Returns the new counters (`write` is unchanged).
 #[cold]
 #[inline(never)]
-fn make_room<T>(mut store: NonNull<Store<T>>, mut c: Counters<T>) -> Counters<T> {
-    let hole = c.read - c.write;
-    let tail = c.end - c.read;
-    if hole > 0 {
+#[track_caller]
+pub(crate) fn capacity_overflow() -> ! {
+    panic!("capacity overflow")
+}
+
+/// Makes `end < limit` for a pass in state `c`: closes the hole in place,
+/// or grows the buffer. Returns the new counters, or `None` if the
+/// collection is at its maximum length.
+///
+/// # Panics
+/// On capacity overflow or an unwinding allocation failure, with the
+/// buffer and the caller's counters untouched.
+#[cold]
+#[inline(never)]
+fn make_room<T>(mut store: NonNull<Store<T>>, mut c: Counters<T>) -> Option<Counters<T>> {
+    // SAFETY: `store` is uniquely borrowed for the pass, and no other
+    // reference to it is alive during this call (an `Entry` only holds a
+    // pointer to the held element, which it re-derives afterwards).
+    let store = unsafe { store.as_mut() };
+    let len = c.len();
+    if len >= store.max {
+        if store.max == usize::MAX {
+            capacity_overflow();
+        }
+        return None;
+    }
+    // SAFETY (the `distance`s): positions ordered in one allocation.
+    let hole = unsafe { distance(c.write, c.read) };
+    let tail = unsafe { distance(c.read, c.end) };
+    let cap = store.vec.capacity();
+    // Close the hole when growing is not allowed, or when the hole is big
+    // next to the tail (else "remove one, push one" would shift the tail on
+    // every push; growing instead moves each element at most once more).
+    let can_grow = cap < store.max && mem::size_of::<T>() != 0;
+    if hole > 0 && (!can_grow || hole.saturating_mul(4) >= tail) {
         // SAFETY: `[read, end)` is initialised and `[write, read)` is the
         // hole; `ptr::copy` allows the overlap. Afterwards
         // `[write, write + tail)` holds the unvisited elements in order and
         // there is no hole. The held element (`write - 1`) does not move.
-        unsafe { ptr::copy(c.buf.add(c.read), c.buf.add(c.write), tail) };
-        c.read = c.write;
-        c.end = c.write + tail;
+        unsafe {
+            ptr::copy(real(c.read), real(c.write), tail);
+            c.read = c.write;
+            c.end = add(c.write, tail);
+        }
+        if c.end != c.limit {
+            return Some(c);
+        }
     }
-    // Grow when full, and also when the hole was small next to the tail
-    // (else "remove one, push one" would shift the tail on every push).
-    let freed_little = hole.saturating_mul(4) < tail;
-    if c.end == c.cap || (freed_little && c.cap < c.max) {
-        // SAFETY: `store` is uniquely borrowed for the pass; no reference to
-        // it is alive across this call. References into the buffer are:
-        // `HeldRef::push` re-derives its pointer after this returns.
-        let store = unsafe { store.as_mut() };
-        // SAFETY: there is no hole now, so `[0, end)` is initialised and
-        // `end <= cap`. Growing with this length keeps every live element.
-        unsafe { store.vec.set_len(c.end) };
-        // If this panics (capacity overflow), the `Vec` claims `[0, end)`,
-        // which is all initialised, and the caller's counters are unchanged
-        // and still describe the buffer; `finish` later rewrites the length.
-        store.grow();
-        // SAFETY: leak amplification again, as in `begin`.
-        unsafe { store.vec.set_len(0) };
-        c.buf = store.vec.as_mut_ptr();
-        c.cap = store.vec.capacity();
+    if !can_grow {
+        // `len < max` and no hole: only the capacity limits, and it cannot
+        // grow (zero-sized `T`, whose capacity is `usize::MAX`).
+        capacity_overflow();
     }
-    c
+    // Grow without closing the hole first: `realloc` carries the whole
+    // buffer (stale hole bytes included) over, so no element moves in the
+    // old buffer and nothing changes until the new buffer exists.
+    // SAFETY (the `distance`s): positions ordered in one allocation.
+    let (write, read, end) = unsafe {
+        (
+            distance(c.buf, c.write),
+            distance(c.buf, c.read),
+            distance(c.buf, c.end),
+        )
+    };
+    debug_assert_eq!(end, cap, "the buffer is full when it grows");
+    {
+        // The `Vec` briefly claims `[0, end)`: every slot there holds the
+        // bytes of a valid `T` (kept and unvisited elements, and stale
+        // copies in the hole), which is all `reserve` needs to move it. The
+        // guard takes the claim back on every exit, unwinding included, so
+        // the stale copies are never dropped.
+        let guard = OwnNothing(&mut store.vec);
+        // SAFETY: `end <= capacity`, and the slots are initialised bytes
+        // (above); the guard resets the length before anything can read or
+        // drop them as owned values.
+        unsafe { guard.0.set_len(end) };
+        let target = grown_capacity(store.max, cap);
+        guard.0.reserve_exact(target - end);
+    }
+    let buf = store.vec.as_mut_ptr();
+    let room = store.vec.capacity().min(store.max);
+    // SAFETY: the new allocation holds at least `target > end` slots, and
+    // the old offsets are all `<= end`.
+    unsafe {
+        c.buf = buf;
+        c.write = add(buf, write);
+        c.read = add(buf, read);
+        c.end = add(buf, end);
+        c.limit = add(buf, room);
+    }
+    debug_assert!(c.end != c.limit);
+    Some(c)
 }
 
-/// Closes the hole of a pass and writes the final length.
+/// The capacity a full buffer of `cap` slots grows to: amortised
+/// doubling, never past `max`.
+#[inline]
+fn grown_capacity(max: usize, cap: usize) -> usize {
+    cap.saturating_mul(2).max(4).min(max)
+}
+
+/// Resets the `Vec`'s length to 0 when dropped (see [`make_room`]).
+struct OwnNothing<'a, T>(&'a mut Vec<T>);
+
+impl<T> Drop for OwnNothing<'_, T> {
+    fn drop(&mut self) {
+        // SAFETY: a length of 0 is always valid; it asserts nothing.
+        unsafe { self.0.set_len(0) };
+    }
+}
+
+/// Closes the hole of a pass and writes the final length, then applies
+/// the shrink policy. `extern "C"`: it cannot unwind, and the compiler
+/// knows it (see the module docs).
 #[inline(never)]
-fn finish_pass<T>(
+#[allow(improper_ctypes_definitions)] // never called from C: `extern "C"` only for `nounwind`
+extern "C" fn finish_pass<T>(
     mut store: NonNull<Store<T>>,
     buf: *mut T,
-    write: usize,
-    read: usize,
-    end: usize,
+    write: *mut T,
+    read: *mut T,
+    end: *mut T,
 ) {
-    let tail = end - read;
-    if read != write && tail > 0 {
+    let c = Counters {
+        buf,
+        write,
+        read,
+        end,
+        limit: end, // unused here
+    };
+    // SAFETY (the `distance`s): positions ordered in one allocation.
+    let (kept, tail) = unsafe { (distance(c.buf, c.write), distance(c.read, c.end)) };
+    if c.read != c.write && tail > 0 {
         // SAFETY: `[read, end)` is initialised, `[write, read)` is the hole;
         // `ptr::copy` allows overlap.
-        unsafe { ptr::copy(buf.add(read), buf.add(write), tail) };
+        unsafe { ptr::copy(real(c.read), real(c.write), tail) };
     }
-    let len = write + tail;
     // SAFETY: `store` is uniquely borrowed for the pass and nothing else
     // refers to it now.
     let store = unsafe { store.as_mut() };
-    // SAFETY: `[0, len)` is initialised after the move above, and
-    // `len <= end <= cap`.
-    unsafe { store.vec.set_len(len) };
+    // SAFETY: `[0, kept + tail)` is initialised after the move above, and
+    // `kept + tail <= end <= capacity`.
+    unsafe { store.vec.set_len(kept + tail) };
     store.after_pass();
 }
 
@@ -464,8 +688,8 @@ fn finish_pass<T>(
 /// pointer to the element, so that reading and writing the element costs
 /// no bookkeeping loads.
 ///
-/// Invariant: `core.held`, and `ptr == core.buf + core.write - 1`. Only
-/// `push` can move the buffer, and it re-derives `ptr`.
+/// Invariant: `core.held`, and `ptr == real(core.write - 1)`. Only `push`
+/// can move the buffer, and it re-derives `ptr`.
 pub(crate) struct HeldRef<'c, T> {
     core: &'c mut Core<T>,
     ptr: NonNull<T>,
@@ -478,20 +702,20 @@ unsafe impl<T: Send> Send for HeldRef<'_, T> {}
 unsafe impl<T: Sync> Sync for HeldRef<'_, T> {}
 
 impl<T> HeldRef<'_, T> {
-    #[inline]
+    #[inline(always)]
     pub(crate) fn get(&self) -> &T {
         // SAFETY: by the invariant, `ptr` is the held, initialised element;
         // it stays in place while `self` borrows the pass.
         unsafe { self.ptr.as_ref() }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn get_mut(&mut self) -> &mut T {
         // SAFETY: as in `get`; `&mut self` makes this the only reference.
         unsafe { self.ptr.as_mut() }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn take(self) -> T {
         self.core.take_current()
     }
@@ -499,11 +723,10 @@ impl<T> HeldRef<'_, T> {
     #[inline(always)]
     pub(crate) fn push(&mut self, value: T) -> Result<(), T> {
         let result = self.core.push(value);
-        // The buffer may have moved (growth) or the held element may have
-        // been shifted (closing the hole does not move `[0, write)`, but
-        // growth reallocates): re-derive the pointer.
-        // SAFETY: still held, so `write >= 1` and `write - 1 < cap`.
-        self.ptr = unsafe { NonNull::new_unchecked(self.core.c.buf.add(self.core.c.write - 1)) };
+        // Growth may have moved the buffer (closing the hole does not move
+        // `[buf, write)`): re-derive the pointer.
+        // SAFETY: still held, so `write > buf` and `write - 1` is a slot.
+        self.ptr = unsafe { NonNull::new_unchecked(real(prev(self.core.c.write))) };
         result
     }
 }
