@@ -331,15 +331,37 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
 }
 
 impl<T, A: AutoRemove<T>> Drop for Cursor<'_, T, A> {
+    /// Completes the traversal. Kept tiny on purpose (the policy check is
+    /// out of line): this is what runs on every unwind path of a loop, and
+    /// a small drop lets the compiler keep the pass state in registers.
     #[inline(always)]
     fn drop(&mut self) {
+        let core = self.pass.core();
         // The predicate and hook are user code: never run them while
-        // unwinding. If they panic here, `Pass::drop` still finishes.
+        // unwinding (and never from `Drop` without `std`, which cannot
+        // tell).
         #[cfg(feature = "std")]
-        if A::ACTIVE && !std::thread::panicking() {
-            self.settle();
+        if A::ACTIVE && core.held() && !core.is_done() && !std::thread::panicking() {
+            settle_detached(&mut *self.policy, core.detach());
+            return;
         }
-        self.pass.core().finish();
+        core.finish();
+    }
+}
+
+/// Applies the policy to the held element of a pass handed over by a
+/// dropping cursor, then finishes the pass (`pass` finishes on drop, also
+/// when the predicate or the hook panics: the element is then kept, or
+/// already handed to the hook).
+#[cfg(feature = "std")]
+#[inline(never)]
+fn settle_detached<T, A: AutoRemove<T>>(policy: &mut A, mut pass: crate::raw::Detached<T>) {
+    let core = pass.core();
+    if policy.should_remove(core.current()) {
+        let value = core.take_current();
+        policy.removed(value);
+    } else {
+        core.keep_current();
     }
 }
 

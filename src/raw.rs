@@ -49,15 +49,15 @@
 //!
 //! No user code runs inside this module. The callers run user code (entry
 //! bodies, predicates, hooks) only between calls, when the state above is
-//! complete: a panic there unwinds into `Pass::drop`, which finishes the
-//! pass with the held element kept.
+//! complete: a panic there unwinds into the cursor's drop, which finishes
+//! the pass with the held element kept.
 //!
 //! The one call in here that can unwind is the growth of the buffer
 //! ([`make_room`]): the allocator may fail (and an alloc error hook may
 //! panic) or the capacity may overflow. Growth moves nothing in the old
 //! buffer and changes no counter until the new buffer exists, so if it
 //! unwinds, the caller's counters still describe the (untouched) buffer and
-//! `Pass::drop` finishes the pass from them. The state is never held in
+//! the cursor's drop finishes the pass from them. The state is never held in
 //! a copy that a panic could make stale.
 //!
 //! Finishing a pass ([`finish_pass`]) cannot unwind at all (it only moves
@@ -341,11 +341,30 @@ impl<'a, T> Pass<'a, T> {
     }
 }
 
-impl<T> Drop for Pass<'_, T> {
+// `Pass` has no `Drop` impl: its owner (the cursor) finishes it in its own
+// `Drop`, so that a cursor's drop glue is one small function with no
+// fields left to drop after it (which keeps it cheap to inline into the
+// unwind paths of a user's loop). A pass that is never finished (the
+// cursor was leaked) leaks its elements: see "Leak amplification".
+
+/// The state of a pass handed over from its [`Pass`] (which is then
+/// done), so that out-of-line code can run user code on it and still
+/// finish the pass if that code panics: finishes on drop.
+pub(crate) struct Detached<T> {
+    core: Core<T>,
+}
+
+impl<T> Detached<T> {
     #[inline(always)]
+    pub(crate) fn core(&mut self) -> &mut Core<T> {
+        &mut self.core
+    }
+}
+
+impl<T> Drop for Detached<T> {
+    #[inline]
     fn drop(&mut self) {
-        // Runs no user code and cannot unwind: it only moves bytes and sets
-        // the length.
+        // Runs no user code and cannot unwind.
         self.core.finish();
     }
 }
@@ -491,6 +510,29 @@ impl<T> Core<T> {
             self.c.end = next(self.c.end);
         }
         Ok(())
+    }
+
+    /// Whether the pass has finished (or been handed over by `detach`).
+    #[inline(always)]
+    pub(crate) fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// Hands the pass over to a [`Detached`], which finishes it when
+    /// dropped; `self` is done from here on (its `finish` does nothing).
+    #[inline(always)]
+    pub(crate) fn detach(&mut self) -> Detached<T> {
+        let core = Core {
+            store: self.store,
+            pending: self.pending,
+            c: self.c,
+            held: self.held,
+            unordered: self.unordered,
+            done: self.done,
+        };
+        self.done = true;
+        self.held = false;
+        Detached { core }
     }
 
     /// Ends the pass: closes the hole behind the unvisited elements and

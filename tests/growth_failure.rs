@@ -1,0 +1,281 @@
+//! A buffer growth that fails in the middle of a pass: the pass must end
+//! with every element in the collection exactly once (or, for the value
+//! being pushed, dropped exactly once), whatever the hole behind the
+//! cursor looks like.
+//!
+//! An allocation failure unwinds only when the alloc error hook panics,
+//! which needs nightly (`alloc_error_hook`). Run with
+//! `RUSTFLAGS="--cfg rwc_nightly" cargo +nightly test --test growth_failure`
+//! (CI also runs it under Miri on a 32-bit target). On stable the file is
+//! empty.
+#![cfg(rwc_nightly)]
+#![feature(alloc_error_hook)]
+#![allow(unsafe_code)] // the failing allocator
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Once;
+
+use common::{ids, Elem, Tracker};
+use read_write_collection::{BufferedCollection, ReadWriteCollection};
+
+/// Fails every `realloc` (a `Vec` growing a non-empty buffer) on threads
+/// that ask for it; everything else goes to `System`.
+struct FailingRealloc;
+
+thread_local! {
+    static FAIL_REALLOC: Cell<bool> = const { Cell::new(false) };
+    static FAILED: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: `alloc`/`dealloc` forward to `System`; `realloc` either forwards
+// or returns null, which `GlobalAlloc::realloc` allows (the old block is
+// left untouched, as the contract requires on failure).
+unsafe impl GlobalAlloc for FailingRealloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwarded contract.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded contract.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if FAIL_REALLOC.try_with(Cell::get).unwrap_or(false) && new_size > layout.size() {
+            let _ = FAILED.try_with(|f| f.set(f.get() + 1));
+            return std::ptr::null_mut();
+        }
+        // SAFETY: forwarded contract.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOC: FailingRealloc = FailingRealloc;
+
+/// Runs `f` with growing reallocations failing and the alloc error hook
+/// panicking; returns whether `f` panicked, after checking that a growth
+/// really failed in it.
+fn with_failing_growth(f: impl FnOnce()) -> bool {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        std::alloc::set_alloc_error_hook(|layout| {
+            // The panic itself may need to grow a buffer: stop failing.
+            FAIL_REALLOC.with(|f| f.set(false));
+            panic!("allocation of {} bytes failed", layout.size())
+        })
+    });
+    let failed_before = FAILED.with(Cell::get);
+    FAIL_REALLOC.with(|f| f.set(true));
+    let result = catch_unwind(AssertUnwindSafe(f));
+    FAIL_REALLOC.with(|f| f.set(false));
+    if result.is_err() {
+        assert!(
+            FAILED.with(Cell::get) > failed_before,
+            "the panic did not come from a failed growth"
+        );
+    }
+    result.is_err()
+}
+
+/// A collection of `n` tracked elements (values `0..n`) with no spare
+/// capacity, so the first push of a pass must grow the buffer.
+fn full(t: &Tracker, n: usize) -> ReadWriteCollection<Elem> {
+    let v = t.elems(0..n as i64);
+    assert_eq!(v.capacity(), n, "collect into an exact-capacity Vec");
+    ReadWriteCollection::from(v)
+}
+
+/// Removes the first `hole` elements, keeps the next `kept` (mutating
+/// them), then pushes from the held element with growth failing.
+fn fail_growth_after(n: usize, hole: usize, kept: usize, push_from_entry: bool) {
+    let t = Tracker::new();
+    let mut c = full(&t, n);
+    let mut removed = Vec::with_capacity(hole);
+    // Made before growth starts failing (the tracker itself allocates).
+    let extra = t.elem(-1);
+    let panicked = with_failing_growth(|| {
+        let mut cursor = c.cursor();
+        for _ in 0..hole {
+            removed.push(cursor.next().unwrap().remove());
+        }
+        for _ in 0..kept {
+            cursor.next().unwrap().val += 1000;
+        }
+        if push_from_entry {
+            let mut e = cursor.next().unwrap();
+            e.val += 1000;
+            e.push(extra);
+        } else {
+            cursor.push(extra);
+        }
+        unreachable!("the push grows the buffer, and growing fails");
+    });
+    assert!(panicked, "n={n} hole={hole}: the growth should have failed");
+    // Every element is in the collection once, in order; the held one
+    // (when pushing from an entry) is kept, mutated.
+    let held = usize::from(push_from_entry);
+    let want: Vec<u32> = (hole as u32..n as u32).collect();
+    assert_eq!(
+        ids(&c),
+        want,
+        "n={n} hole={hole}: contents after the failed growth"
+    );
+    for (i, e) in c.iter().enumerate() {
+        let mutated = i < kept + held;
+        let base = (hole + i) as i64;
+        assert_eq!(e.val, if mutated { base + 1000 } else { base });
+    }
+    // The value being pushed was dropped by the unwinding, exactly once.
+    assert_eq!(t.drops(n as u32), 1, "the pushed value");
+    // The collection is usable: a full pass that pushes (growth works now).
+    let mut pushed = 0;
+    c.traverse(|mut e| {
+        if e.val >= 0 && e.val < 3 {
+            e.push(t.elem(-2));
+            pushed += 1;
+        }
+    });
+    assert_eq!(c.len(), n - hole + pushed);
+    drop(removed);
+    drop(c);
+    t.assert_all_dropped_once();
+}
+
+#[test]
+fn failed_growth_without_a_hole_keeps_every_element_once() {
+    fail_growth_after(32, 0, 0, true);
+    fail_growth_after(32, 0, 5, false);
+    fail_growth_after(32, 0, 31, true);
+}
+
+#[test]
+fn failed_growth_with_a_hole_of_one_keeps_every_element_once() {
+    fail_growth_after(32, 1, 0, true);
+    fail_growth_after(32, 1, 7, false);
+}
+
+#[test]
+fn failed_growth_with_a_hole_of_a_few_keeps_every_element_once() {
+    fail_growth_after(64, 3, 0, true);
+    fail_growth_after(64, 5, 10, false);
+}
+
+#[test]
+fn failed_growth_with_a_hole_of_many_keeps_every_element_once() {
+    // Growth (rather than closing the hole) happens while the hole is
+    // small next to the unvisited tail: 4 * hole < tail.
+    let n = if cfg!(miri) { 200 } else { 1000 };
+    fail_growth_after(n, n / 5 - 2, 0, true);
+    fail_growth_after(n, n / 8, n / 10, false);
+}
+
+#[test]
+fn a_big_hole_is_closed_instead_of_growing() {
+    let t = Tracker::new();
+    let mut c = full(&t, 40);
+    let extra = t.elem(-1);
+    let panicked = with_failing_growth(|| {
+        let mut cursor = c.cursor();
+        for _ in 0..20 {
+            drop(cursor.next().unwrap().remove());
+        }
+        cursor.push(extra); // closes the hole: no allocation
+    });
+    assert!(!panicked);
+    assert_eq!(ids(&c), (20..=40).collect::<Vec<u32>>());
+    drop(c);
+    t.assert_all_dropped_once();
+}
+
+#[test]
+fn failed_growth_after_several_in_pass_pushes() {
+    // The pass pushes into spare room first; the growth that fails comes
+    // when the buffer fills up, with pushed elements already queued.
+    let t = Tracker::new();
+    let mut v = Vec::with_capacity(20);
+    v.extend(t.elems(0..16));
+    assert_eq!(v.capacity(), 20);
+    let mut c = ReadWriteCollection::from(v);
+    let extras = t.elems(100..110);
+    let panicked = with_failing_growth(|| {
+        let mut cursor = c.cursor();
+        drop(cursor.next().unwrap().remove()); // a hole of one
+        for e in extras {
+            cursor.push(e); // the fifth one grows
+        }
+    });
+    assert!(panicked);
+    let want: Vec<u32> = (1..16).chain(16..20).collect();
+    assert_eq!(ids(&c), want);
+    drop(c);
+    t.assert_all_dropped_once();
+}
+
+#[test]
+fn failed_growth_in_unordered_mode_keeps_every_element_once() {
+    let t = Tracker::new();
+    let mut c = full(&t, 24);
+    c.set_mode(read_write_collection::Mode::Unordered);
+    let extra = t.elem(-1);
+    let panicked = with_failing_growth(|| {
+        let mut cursor = c.cursor();
+        cursor.next().unwrap().val += 1000;
+        cursor.next().unwrap().val += 1000;
+        cursor.push(extra); // no removal made room: grows
+    });
+    assert!(panicked);
+    let mut got = ids(&c);
+    got.sort_unstable();
+    assert_eq!(got, (0..24).collect::<Vec<u32>>());
+    // Removing makes room in unordered mode (the last element fills the
+    // slot), so a push after a removal does not grow.
+    let extra = t.elem(-1);
+    let panicked = with_failing_growth(|| {
+        let mut cursor = c.cursor();
+        drop(cursor.next().unwrap().remove());
+        cursor.push(extra);
+    });
+    assert!(!panicked);
+    assert_eq!(c.len(), 24);
+    drop(c);
+    t.assert_all_dropped_once();
+}
+
+#[test]
+fn failed_pending_growth_keeps_every_element_once() {
+    let t = Tracker::new();
+    let mut q: BufferedCollection<Elem> = BufferedCollection::new();
+    q.extend(t.elems(0..8));
+    q.commit();
+    // Fill the pending buffer to its capacity, so the next push grows it.
+    let mut cursor = q.cursor();
+    drop(cursor.next().unwrap().remove());
+    drop(cursor);
+    q.push(t.elem(100));
+    while q.pending_len() < q.pending().len().next_power_of_two().max(4) {
+        q.push(t.elem(101));
+    }
+    let before = q.pending_len();
+    let extras = t.elems(200..265);
+    let panicked = with_failing_growth(|| {
+        let mut cursor = q.cursor();
+        let mut extras = extras.into_iter();
+        let mut e = cursor.next().unwrap();
+        e.push(extras.next().unwrap());
+        for x in extras {
+            cursor.push(x);
+        }
+    });
+    assert!(panicked);
+    assert!(q.pending_len() >= before);
+    assert_eq!(ids(&q[..]), (1..8).collect::<Vec<u32>>());
+    q.commit();
+    drop(q);
+    t.assert_all_dropped_once();
+}
