@@ -486,22 +486,113 @@ mod imp {
         Floor,
     }
 
+    /// Whether a timed pass over `n` entities starts from memory: the
+    /// caches are evicted (untimed) after the reset. From 1M entities of
+    /// 32 B the working set is as large as a server L3 (32 MB here), and
+    /// without eviction what stays cached after the reset depends on where
+    /// each method's buffers happen to sit (the same method on the same
+    /// input measured 2.7x apart in two groups). `RWC_WARM=1` turns it off.
+    fn evicting(bytes: usize) -> bool {
+        bytes >= 16 << 20 && std::env::var_os("RWC_WARM").is_none()
+    }
+
+    /// Touches 96 MB of unrelated memory, one write per cache line, so
+    /// that nothing of a method's buffers is left in any cache level.
+    fn evict_caches() {
+        use std::sync::Mutex;
+        static SCRATCH: Mutex<Vec<u8>> = Mutex::new(Vec::new());
+        let mut scratch = SCRATCH.lock().unwrap();
+        if scratch.is_empty() {
+            scratch.resize(96 << 20, 0);
+        }
+        for line in scratch.chunks_mut(64) {
+            line[0] = line[0].wrapping_add(1);
+        }
+        black_box(&mut scratch[..]);
+    }
+
+    /// One timed pass of a method (reset untimed), for alternating rounds.
+    type TimedPass<'g> = Box<dyn FnMut() -> Duration + 'g>;
+
     struct Ctx<'g, 'c, const PAD: usize> {
         group: &'g mut BenchmarkGroup<'c, WallTime>,
         base: &'g [Entity<PAD>],
         expect: &'g [Entity<PAD>],
         expect_sorted: &'g [Entity<PAD>],
+        /// Methods waiting for `alternate` (with `RWC_ALTERNATE` set).
+        queued: Vec<(String, TimedPass<'g>)>,
     }
 
-    impl<const PAD: usize> Ctx<'_, '_, PAD> {
+    /// `RWC_ALTERNATE=rounds`: instead of criterion's one-method-at-a-time
+    /// sampling, run every method of a group once per round, for `rounds`
+    /// rounds, and print each method's median pass time and its ratio to
+    /// the group's anchors. On a shared, noisy machine, load changes then
+    /// hit every method alike, so the ratios stay meaningful.
+    fn alternate_rounds() -> Option<usize> {
+        std::env::var("RWC_ALTERNATE").ok().map(|k| {
+            k.parse()
+                .unwrap_or_else(|_| panic!("RWC_ALTERNATE: not a number: {k:?}"))
+        })
+    }
+
+    /// The methods other methods are compared with, in the printed ratios.
+    const ANCHORS: [&str; 5] = [
+        "hand_loop",
+        "iter_mut",
+        "swap_remove",
+        "retain_mut",
+        "body_remove",
+    ];
+
+    impl<'g, const PAD: usize> Ctx<'g, '_, PAD> {
+        /// Runs the queued methods in alternating rounds and prints the
+        /// medians and ratios (see [`alternate_rounds`]).
+        fn alternate(&mut self, group: &str) {
+            let Some(rounds) = alternate_rounds() else {
+                return;
+            };
+            let n = self.base.len() as f64;
+            let mut times: Vec<Vec<f64>> = vec![Vec::new(); self.queued.len()];
+            for _ in 0..rounds {
+                for (i, (_, pass)) in self.queued.iter_mut().enumerate() {
+                    times[i].push(pass().as_secs_f64() * 1e9 / n);
+                }
+            }
+            let medians: Vec<f64> = times
+                .iter_mut()
+                .map(|t| {
+                    t.sort_by(f64::total_cmp);
+                    t[t.len() / 2]
+                })
+                .collect();
+            let anchors: Vec<(usize, &str)> = ANCHORS
+                .iter()
+                .filter_map(|a| {
+                    self.queued
+                        .iter()
+                        .position(|(m, _)| m == a)
+                        .map(|i| (i, *a))
+                })
+                .collect();
+            println!("## {group} ({rounds} alternating rounds, median ns/element)");
+            for (i, (name, _)) in self.queued.iter().enumerate() {
+                let ratios: Vec<String> = anchors
+                    .iter()
+                    .map(|&(a, an)| format!("{:.3}x {an}", medians[i] / medians[a]))
+                    .collect();
+                println!("{group}\t{name}\t{:.3}\t{}", medians[i], ratios.join("\t"));
+            }
+            self.queued.clear();
+        }
+
         /// Checks the method once against the model, then times `run`
         /// with an untimed `reset` from the same base before each pass.
-        fn method<S>(
+        fn method<S: 'g>(
             &mut self,
             name: &str,
             mut state: S,
-            reset: impl Fn(&mut S, &[Entity<PAD>]),
-            run: impl Fn(&mut S),
+            reset: impl Fn(&mut S, &[Entity<PAD>]) + 'g,
+            run: impl Fn(&mut S) + 'g,
             out: impl Fn(&S) -> &[Entity<PAD>],
             check: Check,
         ) {
@@ -522,6 +613,22 @@ mod imp {
                 }
                 Check::Floor => {}
             }
+            let evict = evicting(std::mem::size_of_val(base));
+            if alternate_rounds().is_some() {
+                self.queued.push((
+                    name.to_owned(),
+                    Box::new(move || {
+                        reset(&mut state, base);
+                        if evict {
+                            evict_caches();
+                        }
+                        let start = Instant::now();
+                        run(black_box(&mut state));
+                        start.elapsed()
+                    }),
+                ));
+                return;
+            }
             if let Some(passes) = untimed_passes() {
                 // Instruction-count mode (callgrind): no timing, no criterion.
                 for _ in 0..passes {
@@ -535,6 +642,9 @@ mod imp {
                     let mut total = Duration::ZERO;
                     for _ in 0..iters {
                         reset(&mut state, base);
+                        if evict {
+                            evict_caches();
+                        }
                         let start = Instant::now();
                         run(black_box(&mut state));
                         total += start.elapsed();
@@ -614,13 +724,14 @@ mod imp {
             expect.len()
         );
         let cap = n + n / 10 + 16;
-        let mut group = c.benchmark_group(name);
+        let mut group = c.benchmark_group(name.clone());
         configure(&mut group, n);
         let mut ctx = Ctx {
             group: &mut group,
             base: &base,
             expect: &expect,
             expect_sorted: &expect_sorted,
+            queued: Vec::new(),
         };
 
         ctx.method(
@@ -746,6 +857,8 @@ mod imp {
             |s| &s.dst,
             Check::Floor,
         );
+        ctx.alternate(&name);
+        drop(ctx);
         group.finish();
     }
 
@@ -762,13 +875,14 @@ mod imp {
         let base = population::<PAD>(n, s);
         let (expect, _, _) = model(&base);
         let cap = n + n / 10 + 16;
-        let mut group = c.benchmark_group(name);
+        let mut group = c.benchmark_group(name.clone());
         configure(&mut group, n);
         let mut ctx = Ctx {
             group: &mut group,
             base: &base,
             expect: &expect,
             expect_sorted: &[],
+            queued: Vec::new(),
         };
         ctx.method(
             "body_remove",
@@ -853,6 +967,8 @@ mod imp {
             |v| v,
             Check::Ordered,
         );
+        ctx.alternate(&name);
+        drop(ctx);
         group.finish();
     }
 
@@ -868,13 +984,14 @@ mod imp {
         let s = SCENARIOS[0];
         let base = population::<PAD>(n, s);
         let (expect, _, _) = model(&base);
-        let mut group = c.benchmark_group(name);
+        let mut group = c.benchmark_group(name.clone());
         configure(&mut group, n);
         let mut ctx = Ctx {
             group: &mut group,
             base: &base,
             expect: &expect,
             expect_sorted: &[],
+            queued: Vec::new(),
         };
         ctx.method(
             "cursor",
@@ -898,6 +1015,8 @@ mod imp {
             |v| v,
             Check::Ordered,
         );
+        ctx.alternate(&name);
+        drop(ctx);
         group.finish();
     }
 
