@@ -12,31 +12,60 @@
 //! During a traversal, the predicate runs on every element the cursor
 //! reaches (a `true` element is removed and never yielded) and again on the
 //! element the user held, when the cursor moves on from it (`next`) or
-//! completes. Pushed elements are reached like any other. Outside traversals,
-//! [`prune`](crate::ReadWriteCollection::prune) applies it to every element.
+//! completes. Pushed elements are reached like any other. So an element
+//! that is yielded costs two predicate calls, and one removed on arrival
+//! costs one: the second call cannot be skipped, because the user may have
+//! changed the element (or whatever the predicate reads) while holding it.
+//! Outside traversals, [`prune`](crate::ReadWriteCollection::prune)
+//! applies it once to every element.
 //!
 //! # Naming the type
 //!
 //! Every closure has its own type, so a collection with a predicate is
 //! `ReadWriteCollection<T, F>` where `F` cannot be written down. To store
 //! one in a struct field, or to give several collections (say, the layers
-//! of [`Layers`](crate::Layers)) the same type, use a function pointer:
+//! of [`Layers`](crate::Layers)) the same type, write the predicate as a
+//! zero-sized type that implements [`AutoRemove`]. It costs exactly what a
+//! closure costs (the call is inlined), which a function pointer does not:
+//!
+//! ```
+//! use read_write_collection::{AutoRemove, ReadWriteCollection};
+//!
+//! struct Mob { hp: i32 }
+//!
+//! /// Removes dead mobs.
+//! struct Dead;
+//!
+//! impl AutoRemove<Mob> for Dead {
+//!     fn should_remove(&mut self, m: &Mob) -> bool { m.hp <= 0 }
+//! }
+//!
+//! struct World {
+//!     mobs: ReadWriteCollection<Mob, Dead>,
+//! }
+//!
+//! let mut world = World { mobs: ReadWriteCollection::with_policy(Dead) };
+//! world.mobs.extend([Mob { hp: 1 }, Mob { hp: 0 }]);
+//! world.mobs.prune();
+//! assert_eq!(world.mobs.len(), 1);
+//! ```
+//!
+//! A function pointer (`fn(&Mob) -> bool`) also names the type, but every
+//! check is an indirect call that cannot be inlined: in the crate's entity
+//! benchmark (1M elements of 32 B, 10% expiring) a pass with a
+//! function-pointer predicate ran about 1.2x the time of the same pass
+//! with a closure or a unit struct, and executed 1.2x the instructions.
 //!
 //! ```
 //! use read_write_collection::ReadWriteCollection;
 //!
 //! struct Mob { hp: i32 }
-//!
-//! struct World {
-//!     mobs: ReadWriteCollection<Mob, fn(&Mob) -> bool>,
-//! }
-//!
 //! fn dead(m: &Mob) -> bool { m.hp <= 0 }
 //!
-//! let mut world = World { mobs: ReadWriteCollection::with_auto_remove(dead as fn(&Mob) -> bool) };
-//! world.mobs.extend([Mob { hp: 1 }, Mob { hp: 0 }]);
-//! world.mobs.prune();
-//! assert_eq!(world.mobs.len(), 1);
+//! let mut mobs: ReadWriteCollection<Mob, fn(&Mob) -> bool> =
+//!     ReadWriteCollection::with_auto_remove(dead as fn(&Mob) -> bool);
+//! mobs.extend([Mob { hp: 1 }, Mob { hp: 0 }]);
+//! assert_eq!(mobs.prune(), 1);
 //! ```
 //!
 //! With a hook the type is `WithHook<P, H>`; a boxed hook
