@@ -154,8 +154,8 @@ impl ShrinkPolicy {
 /// assert_eq!(c, [2, 3]);
 /// ```
 pub struct ReadWriteCollection<T, A = NoAutoRemove> {
-    store: Store<T>,
-    policy: A,
+    pub(crate) store: Store<T>,
+    pub(crate) policy: A,
 }
 
 impl<T> ReadWriteCollection<T> {

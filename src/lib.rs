@@ -138,6 +138,9 @@ mod collection;
 mod cursor;
 mod error;
 pub mod layers;
+#[cfg(feature = "rayon")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
+pub mod parallel;
 #[cfg(feature = "std")]
 mod producer;
 #[cfg(feature = "quickcheck")]
@@ -155,6 +158,9 @@ pub use collection::{Mode, ReadWriteCollection, ShrinkPolicy};
 pub use cursor::{Cursor, Entry};
 pub use error::CapacityError;
 pub use layers::{LayerKey, Layers, LayersCursor};
+#[cfg(feature = "rayon")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
+pub use parallel::{ParAutoRemove, ParEntry};
 #[cfg(feature = "std")]
 pub use producer::{Producer, ProducerClosed};
 

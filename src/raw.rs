@@ -121,7 +121,7 @@ impl<T> Store<T> {
 
     /// Applies the shrink policy after a pass. Never unwinds: if the
     /// smaller buffer cannot be allocated, it keeps the current one.
-    fn after_pass(&mut self) {
+    pub(crate) fn after_pass(&mut self) {
         let Some(policy) = self.shrink else { return };
         let len = self.vec.len();
         let cap = self.vec.capacity();
@@ -770,5 +770,239 @@ impl<T> HeldRef<'_, T> {
         // SAFETY: still held, so `write > buf` and `write - 1` is a slot.
         self.ptr = unsafe { NonNull::new_unchecked(real(prev(self.core.c.write))) };
         result
+    }
+}
+
+// ------------------------------------------------------------- parallel
+
+/// One chunk of a parallel round: a pass over `[start, end)` of the
+/// buffer with no pushes into the buffer (they go to the job's `pushed`
+/// list). Same regions as the module docs draw, within the chunk:
+/// `[start, write)` kept (the held element last), `[write, read)` the hole,
+/// `[read, end)` unvisited.
+///
+/// Invariant: `start <= write <= read <= end`, all in the buffer of the
+/// store the round runs on, disjoint from every other chunk of the round.
+pub(crate) struct ChunkPass<T> {
+    start: *mut T,
+    write: *mut T,
+    read: *mut T,
+    end: *mut T,
+    held: bool,
+}
+
+impl<T> ChunkPass<T> {
+    /// Moves to the next element and holds it; `false` when the chunk is
+    /// done. The previously held element (if any) stays kept.
+    #[inline(always)]
+    pub(crate) fn advance(&mut self) -> bool {
+        if self.read == self.end {
+            self.held = false;
+            return false;
+        }
+        if self.read != self.write {
+            // SAFETY: `write < read < end`: `read` is initialised and
+            // unvisited, `write` a hole slot of this chunk; no overlap.
+            unsafe { ptr::copy_nonoverlapping(real(self.read), real(self.write), 1) };
+        }
+        // SAFETY: `write <= read < end`: both stay within the chunk.
+        unsafe {
+            self.read = next(self.read);
+            self.write = next(self.write);
+        }
+        self.held = true;
+        true
+    }
+
+    #[inline(always)]
+    pub(crate) fn held(&self) -> bool {
+        self.held
+    }
+
+    /// The held element.
+    ///
+    /// # Panics
+    /// If no element is held (a bug in the caller).
+    #[inline(always)]
+    pub(crate) fn current(&self) -> &T {
+        assert!(self.held, "no element is held");
+        // SAFETY: while held, `write > start` and `write - 1` is the held,
+        // initialised element of this chunk, which only this pass touches.
+        unsafe { &*real(prev(self.write)) }
+    }
+
+    /// The held element, mutably.
+    ///
+    /// # Panics
+    /// If no element is held (a bug in the caller).
+    #[inline(always)]
+    pub(crate) fn current_mut(&mut self) -> &mut T {
+        assert!(self.held, "no element is held");
+        // SAFETY: as in `current`; `&mut self` makes it the only reference.
+        unsafe { &mut *real(prev(self.write)) }
+    }
+
+    /// Removes the held element and returns it.
+    ///
+    /// # Panics
+    /// If no element is held (a bug in the caller).
+    #[inline(always)]
+    pub(crate) fn take_current(&mut self) -> T {
+        assert!(self.held, "no element is held");
+        self.held = false;
+        // SAFETY: held implies `write > start`; the slot becomes part of
+        // the hole before it is read, so it is read exactly once.
+        unsafe {
+            self.write = prev(self.write);
+            ptr::read(real(self.write))
+        }
+    }
+
+    /// Kept plus unvisited elements of this chunk.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        // SAFETY: ordered positions within one allocation (invariant).
+        unsafe { distance(self.start, self.write) + distance(self.read, self.end) }
+    }
+}
+
+/// A chunk of a parallel round and what its worker produced. Each job is
+/// handed to exactly one worker (by `&mut`).
+pub(crate) struct ChunkJob<T> {
+    pub(crate) pass: ChunkPass<T>,
+    /// Elements pushed while visiting this chunk, in push order.
+    pub(crate) pushed: Vec<T>,
+    /// Elements the auto-remove policy took out, in removal order.
+    pub(crate) removed: Vec<T>,
+}
+
+// SAFETY: a job is a unique borrow of a disjoint part of the buffer (like
+// `&mut [T]`) plus owned `Vec<T>`s: sending it to another thread sends
+// `T`s, so `T: Send` is what it needs.
+unsafe impl<T: Send> Send for ChunkJob<T> {}
+
+/// What a parallel round leaves for the serial part of the pass.
+pub(crate) struct RoundOutput<T> {
+    /// Per chunk, in chunk order: the elements pushed.
+    pub(crate) pushed: Vec<Vec<T>>,
+    /// Per chunk, in chunk order: the elements auto-removed.
+    pub(crate) removed: Vec<Vec<T>>,
+}
+
+/// Runs one round of a parallel pass over the elements `[start, len)` of
+/// `store.vec`, split into `chunks` jobs that `run` hands to its workers.
+/// Afterwards (also when `run` unwinds) each chunk's kept elements, then
+/// its unvisited ones, are moved down behind `[0, start)`, in chunk order,
+/// and the length is set. On unwinding, the pushed and removed lists are
+/// dropped with the jobs.
+pub(crate) fn par_round<T>(
+    store: &mut Store<T>,
+    start: usize,
+    chunks: usize,
+    run: impl FnOnce(&mut [ChunkJob<T>]),
+) -> RoundOutput<T> {
+    let len = store.vec.len();
+    assert!(start <= len && chunks > 0);
+    let n = len - start;
+    let per = n.div_ceil(chunks).max(1);
+    let buf = store.vec.as_mut_ptr();
+    // Built before the length changes: if this allocation fails, the
+    // collection is untouched.
+    let jobs: Vec<ChunkJob<T>> = (0..chunks)
+        .map(|i| {
+            let s = (start + i * per).min(len);
+            let e = (s + per).min(len);
+            // SAFETY: `start <= s <= e <= len <= capacity`.
+            let (s, e) = unsafe { (add(buf, s), add(buf, e)) };
+            ChunkJob {
+                pass: ChunkPass {
+                    start: s,
+                    write: s,
+                    read: s,
+                    end: e,
+                    held: false,
+                },
+                pushed: Vec::new(),
+                removed: Vec::new(),
+            }
+        })
+        .collect();
+    // Leak amplification for the round: the jobs own `[start, len)` now.
+    // SAFETY: `start <= len`; a shorter length asserts less.
+    unsafe { store.vec.set_len(start) };
+    let mut round = StitchOnDrop {
+        vec: &mut store.vec,
+        buf,
+        start,
+        jobs,
+        done: false,
+    };
+    run(&mut round.jobs);
+    round.stitch();
+    let jobs = mem::take(&mut round.jobs);
+    let mut out = RoundOutput {
+        pushed: Vec::with_capacity(jobs.len()),
+        removed: Vec::with_capacity(jobs.len()),
+    };
+    for job in jobs {
+        out.pushed.push(job.pushed);
+        out.removed.push(job.removed);
+    }
+    out
+}
+
+/// Moves the chunks of a round together when dropped (see [`par_round`]).
+struct StitchOnDrop<'a, T> {
+    vec: &'a mut Vec<T>,
+    buf: *mut T,
+    start: usize,
+    jobs: Vec<ChunkJob<T>>,
+    done: bool,
+}
+
+impl<T> StitchOnDrop<'_, T> {
+    fn stitch(&mut self) {
+        if self.done {
+            return;
+        }
+        self.done = true;
+        // SAFETY: `start <= capacity` (it was `<= len`).
+        let mut w = unsafe { add(self.buf, self.start) };
+        for job in &mut self.jobs {
+            let p = &mut job.pass;
+            p.held = false;
+            // SAFETY (this block): the chunks are disjoint and in buffer
+            // order, and `w` never passes the start of the chunk being
+            // moved (it only grows by what earlier chunks kept), so each
+            // `ptr::copy` moves initialised elements of this chunk to
+            // slots that are free: earlier chunks' holes or this chunk's
+            // own hole. `ptr::copy` allows the overlap.
+            unsafe {
+                let kept = distance(p.start, p.write);
+                if w != p.start {
+                    ptr::copy(real(p.start), real(w), kept);
+                }
+                w = add(w, kept);
+                let tail = distance(p.read, p.end);
+                if w != p.read {
+                    ptr::copy(real(p.read), real(w), tail);
+                }
+                w = add(w, tail);
+                // Nothing left to stitch in this chunk.
+                p.write = p.start;
+                p.read = p.end;
+            }
+        }
+        // SAFETY: `[0, w)` is initialised: `[0, start)` was, and every
+        // chunk's elements were moved into `[start, w)` above.
+        unsafe { self.vec.set_len(distance(self.buf, w)) };
+    }
+}
+
+impl<T> Drop for StitchOnDrop<'_, T> {
+    fn drop(&mut self) {
+        // Runs no user code (the jobs' lists are dropped afterwards, as
+        // fields of `self`).
+        self.stitch();
     }
 }

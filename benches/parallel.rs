@@ -1,0 +1,333 @@
+//! `par_traverse` against `traverse`, rayon's `par_iter_mut`, and the
+//! three-pass workaround (a parallel map into a keep-mask, a serial
+//! `retain`, a serial pass over a side list of spawns).
+//!
+//! Entities of 32 bytes; `RWC_PAR_SIZE` sets how many (default 10M with
+//! `cargo bench`, 20k under `cargo test`). Scenarios:
+//!
+//! * `heavy`: about 100 ns of arithmetic per element, ~10% removed, ~5%
+//!   push a child;
+//! * `cheap`: a few instructions per element, same removals and pushes;
+//! * `update`: cheap update, nothing removed or pushed (against
+//!   `par_iter_mut().for_each` on a `Vec`).
+//!
+//! Every method is checked against `traverse` (same contents, same order)
+//! before it is timed. `RWC_ALTERNATE=rounds` prints medians of
+//! alternating rounds and ratios instead of running criterion (steadier on
+//! a shared machine). The reset before each timed pass is untimed.
+
+#[cfg(not(all(feature = "rayon", not(any(loom, miri)))))]
+fn main() {}
+
+#[cfg(all(feature = "rayon", not(any(loom, miri))))]
+fn main() {
+    imp::main();
+}
+
+#[cfg(all(feature = "rayon", not(any(loom, miri))))]
+mod imp {
+    use std::hint::black_box;
+    use std::time::{Duration, Instant};
+
+    use criterion::{Criterion, SamplingMode, Throughput};
+    use rayon::prelude::*;
+    use read_write_collection::ReadWriteCollection;
+
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    #[repr(C)]
+    pub(crate) struct Entity {
+        pos: [f32; 2],
+        vel: [f32; 2],
+        id: u32,
+        life: u32,
+        seed: u64,
+    }
+
+    const _: () = assert!(std::mem::size_of::<Entity>() == 32);
+
+    const SPAWNS: u32 = 1 << 30;
+    const CHILD: u32 = 1 << 31;
+
+    fn splitmix(mut x: u64) -> u64 {
+        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        x ^ (x >> 31)
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+    enum Scenario {
+        Heavy,
+        Cheap,
+        Update,
+    }
+
+    enum Step {
+        Keep,
+        Expire,
+        Spawn(Entity),
+    }
+
+    /// The update: move, age, (heavy) mix the seed 24 times: a dependent
+    /// chain of about 100 ns.
+    #[inline(always)]
+    fn step(e: &mut Entity, s: Scenario) -> Step {
+        e.pos[0] += e.vel[0];
+        e.pos[1] += e.vel[1];
+        if s == Scenario::Heavy {
+            let mut x = e.seed;
+            for _ in 0..24 {
+                x = splitmix(x);
+            }
+            e.seed = x;
+        }
+        if s == Scenario::Update {
+            return Step::Keep;
+        }
+        e.life -= 1;
+        if e.life == 0 {
+            Step::Expire
+        } else if e.id & SPAWNS != 0 {
+            let mut c = *e;
+            c.id = (e.id & !SPAWNS) | CHILD;
+            c.life = 100;
+            c.vel = [-e.vel[0], -e.vel[1]];
+            Step::Spawn(c)
+        } else {
+            Step::Keep
+        }
+    }
+
+    fn population(n: usize) -> Vec<Entity> {
+        (0..n as u32)
+            .map(|id| {
+                let h = splitmix(u64::from(id));
+                let expire = h % 100 < 10;
+                let spawn = !expire && (h >> 32) % 100 < 5;
+                Entity {
+                    pos: [id as f32, (h % 1000) as f32],
+                    vel: [((h >> 8) % 7) as f32 - 3.0, ((h >> 16) % 5) as f32 - 2.0],
+                    id: if spawn { id | SPAWNS } else { id },
+                    life: if expire {
+                        1
+                    } else {
+                        2 + ((h >> 40) % 1000) as u32
+                    },
+                    seed: h,
+                }
+            })
+            .collect()
+    }
+
+    fn traverse_pass(c: &mut ReadWriteCollection<Entity>, s: Scenario) {
+        c.traverse(|mut e| match step(&mut e, s) {
+            Step::Keep => {}
+            Step::Expire => {
+                e.remove();
+            }
+            Step::Spawn(child) => e.push(child),
+        });
+    }
+
+    fn par_traverse_pass(c: &mut ReadWriteCollection<Entity>, s: Scenario) {
+        c.par_traverse(|mut e| match step(&mut e, s) {
+            Step::Keep => {}
+            Step::Expire => {
+                e.remove();
+            }
+            Step::Spawn(child) => e.push(child),
+        });
+    }
+
+    fn par_iter_mut_pass(v: &mut Vec<Entity>, s: Scenario) {
+        v.par_iter_mut().for_each(|e| {
+            let _ = step(e, s);
+        });
+    }
+
+    /// The workaround: parallel update into a mask, serial retain (which
+    /// also collects the spawns), serial pass over the spawns.
+    fn three_pass(st: &mut ThreePass, s: Scenario) {
+        let ThreePass { v, mask, side } = st;
+        mask.clear();
+        v.par_iter_mut()
+            .map(|e| match step(e, s) {
+                Step::Keep => 0u8,
+                Step::Expire => 1,
+                Step::Spawn(_) => 2,
+            })
+            .collect_into_vec(mask);
+        let mut i = 0;
+        v.retain(|e| {
+            let m = mask[i];
+            i += 1;
+            if m == 2 {
+                let mut c = *e;
+                c.id = (e.id & !SPAWNS) | CHILD;
+                c.life = 100;
+                c.vel = [-e.vel[0], -e.vel[1]];
+                side.push(c);
+            }
+            m != 1
+        });
+        for c in side.iter_mut() {
+            let _ = step(c, s);
+        }
+        v.append(side);
+    }
+
+    pub(crate) struct ThreePass {
+        v: Vec<Entity>,
+        mask: Vec<u8>,
+        side: Vec<Entity>,
+    }
+
+    type Pass<'a> = Box<dyn FnMut() -> Duration + 'a>;
+
+    fn timed<'a, S: 'a>(
+        mut state: S,
+        base: &'a [Entity],
+        reset: impl Fn(&mut S, &[Entity]) + 'a,
+        run: impl Fn(&mut S) + 'a,
+    ) -> Pass<'a> {
+        Box::new(move || {
+            reset(&mut state, base);
+            let t = Instant::now();
+            run(black_box(&mut state));
+            t.elapsed()
+        })
+    }
+
+    fn refill(c: &mut ReadWriteCollection<Entity>, base: &[Entity]) {
+        c.clear();
+        c.extend(base);
+    }
+
+    pub(crate) fn main() {
+        let benching = std::env::args().any(|a| a == "--bench");
+        let n = match std::env::var("RWC_PAR_SIZE") {
+            Ok(s) => s.parse().expect("RWC_PAR_SIZE: a number"),
+            Err(_) if benching => 10_000_000,
+            Err(_) => 20_000,
+        };
+        let base = population(n);
+        let cap = n + n / 10 + 16;
+        let mut criterion = Criterion::default()
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(5))
+            .configure_from_args();
+        eprintln!(
+            "# {n} entities of 32 B, {} rayon threads",
+            rayon::current_num_threads()
+        );
+        for s in [Scenario::Heavy, Scenario::Cheap, Scenario::Update] {
+            // The serial result every method must reproduce.
+            let mut expect = ReadWriteCollection::from(base.clone());
+            traverse_pass(&mut expect, s);
+            let mut methods: Vec<(&str, Pass<'_>)> = Vec::new();
+            let collection = || {
+                let mut c = ReadWriteCollection::with_capacity(cap);
+                c.extend(&base);
+                c
+            };
+            let mut par = collection();
+            par_traverse_pass(&mut par, s);
+            assert!(
+                par.as_slice() == expect.as_slice(),
+                "{s:?}: par_traverse differs"
+            );
+            methods.push((
+                "traverse",
+                timed(collection(), &base, refill, move |c| traverse_pass(c, s)),
+            ));
+            methods.push((
+                "par_traverse",
+                timed(collection(), &base, refill, move |c| {
+                    par_traverse_pass(c, s)
+                }),
+            ));
+            if s == Scenario::Update {
+                let mut v = base.clone();
+                par_iter_mut_pass(&mut v, s);
+                assert!(v == expect.as_slice(), "par_iter_mut differs");
+                let mut v = Vec::with_capacity(cap);
+                v.extend_from_slice(&base);
+                methods.push((
+                    "par_iter_mut",
+                    timed(
+                        v,
+                        &base,
+                        |v, b| {
+                            v.clear();
+                            v.extend_from_slice(b)
+                        },
+                        move |v| par_iter_mut_pass(v, s),
+                    ),
+                ));
+            } else {
+                let mut st = ThreePass {
+                    v: base.clone(),
+                    mask: Vec::with_capacity(cap),
+                    side: Vec::with_capacity(n / 10),
+                };
+                three_pass(&mut st, s);
+                assert!(
+                    st.v == expect.as_slice(),
+                    "{s:?}: three-pass workaround differs"
+                );
+                methods.push((
+                    "three_pass",
+                    timed(
+                        st,
+                        &base,
+                        |st, b| {
+                            st.v.clear();
+                            st.v.extend_from_slice(b);
+                        },
+                        move |st| three_pass(st, s),
+                    ),
+                ));
+            }
+            let name = format!("parallel/{s:?}/{n}");
+            if let Some(rounds) = std::env::var("RWC_ALTERNATE")
+                .ok()
+                .map(|r| r.parse::<usize>().unwrap())
+            {
+                let mut times = vec![Vec::new(); methods.len()];
+                for _ in 0..rounds {
+                    for (i, (_, pass)) in methods.iter_mut().enumerate() {
+                        times[i].push(pass().as_secs_f64() * 1e9 / n as f64);
+                    }
+                }
+                let med: Vec<f64> = times
+                    .iter_mut()
+                    .map(|t| {
+                        t.sort_by(f64::total_cmp);
+                        t[t.len() / 2]
+                    })
+                    .collect();
+                println!("## {name} ({rounds} alternating rounds, median ns/element)");
+                for (i, (m, _)) in methods.iter().enumerate() {
+                    println!(
+                        "{name}\t{m}\t{:.3}\t{:.3}x traverse\t{:.3}x par_traverse",
+                        med[i],
+                        med[i] / med[0],
+                        med[i] / med[1]
+                    );
+                }
+                continue;
+            }
+            let mut group = criterion.benchmark_group(name);
+            group.throughput(Throughput::Elements(n as u64));
+            group.sampling_mode(SamplingMode::Flat);
+            group.sample_size(10);
+            for (m, pass) in &mut methods {
+                group.bench_function(*m, |b| {
+                    b.iter_custom(|iters| (0..iters).map(|_| pass()).sum())
+                });
+            }
+            group.finish();
+        }
+        criterion.final_summary();
+    }
+}

@@ -1,0 +1,355 @@
+//! The parallel pass (feature `rayon`): [`ReadWriteCollection::par_traverse`].
+//!
+//! # How the result stays the serial pass's result
+//!
+//! A serial pass visits the original elements in order, then what they
+//! pushed, in push order, then what *those* pushed, and so on: a
+//! breadth-first order. The parallel pass runs it as rounds:
+//!
+//! 1. The elements of the round are split into contiguous chunks, one job
+//!    per chunk. A worker walks its chunk exactly as the serial cursor
+//!    does (same predicate checks on arrival and on moving on), compacting
+//!    survivors inside the chunk; pushes go to the chunk's own list.
+//! 2. When every job is done, the kept runs are moved together in chunk
+//!    order (one `memmove` per chunk), so survivors keep their order.
+//! 3. The removal hook receives the auto-removed elements serially, on
+//!    the calling thread, chunk by chunk: the serial pass's order.
+//! 4. The chunks' push lists are appended in chunk order: exactly the
+//!    serial pass's push order. They are the next round's elements.
+//!
+//! So for a closure whose effect depends only on the element it is given,
+//! the collection ends up exactly as [`traverse`] leaves it. Effects on
+//! the outside world happen in a different order, and concurrently.
+//!
+//! # When it runs serially
+//!
+//! A round with fewer than [`PAR_MIN_LEN`] elements runs on the calling
+//! thread, in one chunk: below that, splitting costs more than it saves
+//! (a job needs a few microseconds of scheduling; the serial pass handles
+//! a few thousand small elements in that time). A bounded collection also
+//! runs in one chunk, because whether a push fits depends on every removal
+//! before it, which only a serial walk knows; the result is then still the
+//! serial one. Unordered mode compacts in order (its result, as a multiset,
+//! is the serial one).
+//!
+//! [`traverse`]: ReadWriteCollection::traverse
+
+use alloc::vec::Vec;
+use core::fmt;
+use core::ops::{Deref, DerefMut};
+
+use rayon::prelude::*;
+
+use crate::auto_remove::{AutoRemove, NoAutoRemove, WithHook};
+use crate::collection::ReadWriteCollection;
+use crate::cursor::full_panic;
+use crate::error::CapacityError;
+use crate::raw::{par_round, ChunkJob, ChunkPass};
+
+/// Rounds with fewer elements than this run serially; bigger ones are
+/// split into chunks of at least `PAR_MIN_LEN / 2` elements.
+pub const PAR_MIN_LEN: usize = if cfg!(miri) { 16 } else { 8192 };
+
+/// An auto-remove policy whose predicate can run on several threads at
+/// once, as [`par_traverse`](ReadWriteCollection::par_traverse) needs.
+/// The removal hook ([`AutoRemove::removed`]) still runs on one thread,
+/// after the workers.
+///
+/// Implemented by [`NoAutoRemove`], by `Fn(&T) -> bool + Sync` closures and
+/// by [`WithHook`] over such a predicate.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::{AutoRemove, ParAutoRemove, ReadWriteCollection};
+///
+/// struct Negative;
+/// impl AutoRemove<i32> for Negative {
+///     fn should_remove(&mut self, n: &i32) -> bool { *n < 0 }
+/// }
+/// impl ParAutoRemove<i32> for Negative {
+///     fn should_remove_shared(&self, n: &i32) -> bool { *n < 0 }
+/// }
+///
+/// let mut c = ReadWriteCollection::with_policy(Negative);
+/// c.extend([1, -2, 3]);
+/// c.par_traverse(|mut e| *e -= 1);
+/// assert_eq!(c, [0, 2]);
+/// ```
+pub trait ParAutoRemove<T>: AutoRemove<T> + Sync {
+    /// Whether `item` is to be removed; must agree with
+    /// [`should_remove`](AutoRemove::should_remove).
+    fn should_remove_shared(&self, item: &T) -> bool;
+}
+
+impl<T> ParAutoRemove<T> for NoAutoRemove {
+    #[inline(always)]
+    fn should_remove_shared(&self, _item: &T) -> bool {
+        false
+    }
+}
+
+impl<T, F: Fn(&T) -> bool + Sync> ParAutoRemove<T> for F {
+    #[inline]
+    fn should_remove_shared(&self, item: &T) -> bool {
+        self(item)
+    }
+}
+
+impl<T, P: ParAutoRemove<T>, H: FnMut(T) + Sync> ParAutoRemove<T> for WithHook<P, H> {
+    #[inline]
+    fn should_remove_shared(&self, item: &T) -> bool {
+        self.policy.should_remove_shared(item)
+    }
+}
+
+/// The element a parallel pass's closure is given: like
+/// [`Entry`](crate::Entry), it dereferences to the element, can
+/// [`remove`](ParEntry::remove) it and can [`push`](ParEntry::push) new
+/// elements, which this same pass visits later (in the serial pass's
+/// order).
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::ReadWriteCollection;
+///
+/// let mut c: ReadWriteCollection<u32> = (0..10).collect();
+/// c.par_traverse(|mut e| {
+///     if *e % 3 == 0 {
+///         e.remove();
+///     } else if *e == 4 {
+///         e.push(40);
+///     } else {
+///         *e += 100;
+///     }
+/// });
+/// assert_eq!(c, [101, 102, 4, 105, 107, 108, 40]);
+/// ```
+pub struct ParEntry<'a, T> {
+    pass: &'a mut ChunkPass<T>,
+    pushed: &'a mut Vec<T>,
+    /// Elements of the collection outside this chunk (a bounded pass runs
+    /// in one chunk, so this plus the chunk is the whole length).
+    outside: usize,
+    max: usize,
+}
+
+impl<T> ParEntry<'_, T> {
+    /// Removes the element and returns it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<i32> = (1..=4).collect();
+    /// c.par_traverse(|e| {
+    ///     if *e > 2 {
+    ///         assert!(e.remove() > 2);
+    ///     }
+    /// });
+    /// assert_eq!(c, [1, 2]);
+    /// ```
+    #[inline]
+    pub fn remove(self) -> T {
+        self.pass.take_current()
+    }
+
+    /// Appends `value`; the pass visits it after everything already
+    /// queued, as the serial pass would.
+    ///
+    /// # Panics
+    ///
+    /// If the collection is bounded and full; see [`try_push`](ParEntry::try_push).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<u8> = [1].into_iter().collect();
+    /// c.par_traverse(|mut e| {
+    ///     if *e < 3 {
+    ///         let next = *e + 1;
+    ///         e.push(next);
+    ///     }
+    /// });
+    /// assert_eq!(c, [1, 2, 3]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn push(&mut self, value: T) {
+        if self.try_push(value).is_err() {
+            full_panic();
+        }
+    }
+
+    /// Like [`push`](ParEntry::push), but a full bounded collection hands
+    /// the value back instead of panicking.
+    ///
+    /// # Errors
+    ///
+    /// [`CapacityError`] holding `value` if the collection is at its
+    /// maximum length.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c = ReadWriteCollection::bounded(2);
+    /// c.push(1);
+    /// c.par_traverse(|mut e| {
+    ///     assert!(e.try_push(2).is_ok());
+    ///     assert_eq!(e.try_push(3).unwrap_err().into_inner(), 3);
+    /// });
+    /// assert_eq!(c, [1, 2]);
+    /// ```
+    #[inline]
+    pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
+        if self.max != usize::MAX && self.outside + self.pass.len() + self.pushed.len() >= self.max
+        {
+            return Err(CapacityError::new(value));
+        }
+        self.pushed.push(value);
+        Ok(())
+    }
+}
+
+impl<T> Deref for ParEntry<'_, T> {
+    type Target = T;
+
+    #[inline]
+    fn deref(&self) -> &T {
+        self.pass.current()
+    }
+}
+
+impl<T> DerefMut for ParEntry<'_, T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut T {
+        self.pass.current_mut()
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for ParEntry<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("ParEntry")
+            .field(self.pass.current())
+            .finish()
+    }
+}
+
+/// Walks one chunk: what the serial cursor does, with pushes going to the
+/// job's list and auto-removed elements to its `removed` list.
+fn work<T, A, F>(job: &mut ChunkJob<T>, policy: &A, f: &F, outside: usize, max: usize)
+where
+    A: ParAutoRemove<T>,
+    F: Fn(ParEntry<'_, T>),
+{
+    let ChunkJob {
+        pass,
+        pushed,
+        removed,
+    } = job;
+    while pass.advance() {
+        if A::ACTIVE && policy.should_remove_shared(pass.current()) {
+            removed.push(pass.take_current());
+            continue;
+        }
+        f(ParEntry {
+            pass: &mut *pass,
+            pushed: &mut *pushed,
+            outside,
+            max,
+        });
+        if A::ACTIVE && pass.held() && policy.should_remove_shared(pass.current()) {
+            removed.push(pass.take_current());
+        }
+    }
+}
+
+impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
+    /// A traversal that runs the closure on several threads (rayon's
+    /// current pool) and leaves the collection exactly as
+    /// [`traverse`](Self::traverse) with the same closure would, when the
+    /// closure's effect depends only on the element it is given: the same
+    /// elements removed, the same pushed elements visited (and able to
+    /// push again), the same order. See [the module docs](crate::parallel)
+    /// for how, and for when it runs on one thread.
+    ///
+    /// The auto-remove predicate runs on the workers
+    /// ([`ParAutoRemove`]); the removal hook runs on the calling thread,
+    /// in the serial pass's order.
+    ///
+    /// # Panics
+    ///
+    /// A panic in the closure (on any thread) reaches the caller. The
+    /// collection stays valid: every element is either still in it or
+    /// dropped exactly once (elements pushed in the round that panicked
+    /// are dropped).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut particles: ReadWriteCollection<(f32, u32)> =
+    ///     (0..1000).map(|i| (i as f32, i % 7)).collect();
+    /// particles.par_traverse(|mut p| {
+    ///     p.0 *= 0.5;
+    ///     if p.1 == 0 {
+    ///         p.remove();
+    ///     } else if p.1 == 6 {
+    ///         p.1 = 1;
+    ///         let spark = (p.0, 0);
+    ///         p.push(spark); // removed when visited, later in this pass
+    ///     }
+    /// });
+    /// assert_eq!(particles.len(), 1000 - 143);
+    /// assert!(particles.iter().all(|p| p.1 != 0));
+    /// ```
+    pub fn par_traverse<F>(&mut self, f: F)
+    where
+        F: Fn(ParEntry<'_, T>) + Sync + Send,
+    {
+        let max = self.store.max;
+        let mut start = 0;
+        while start < self.store.vec.len() {
+            let n = self.store.vec.len() - start;
+            let chunks = if max != usize::MAX || n < PAR_MIN_LEN {
+                1
+            } else {
+                (rayon::current_num_threads() * 4)
+                    .min(n / (PAR_MIN_LEN / 2))
+                    .max(2)
+            };
+            let policy = &self.policy;
+            let f = &f;
+            let out = par_round(&mut self.store, start, chunks, |jobs| {
+                if let [job] = jobs {
+                    work(job, policy, f, start, max);
+                } else {
+                    jobs.par_iter_mut()
+                        .for_each(|job| work(job, policy, f, start, max));
+                }
+            });
+            start = self.store.vec.len();
+            for removed in out.removed {
+                for value in removed {
+                    self.policy.removed(value);
+                }
+            }
+            let pushed: usize = out.pushed.iter().map(Vec::len).sum();
+            if max != usize::MAX {
+                // Never allocate past the bound (`append` would double).
+                self.store.vec.reserve_exact(pushed);
+            }
+            for mut list in out.pushed {
+                self.store.vec.append(&mut list);
+            }
+        }
+        self.store.after_pass();
+    }
+}
