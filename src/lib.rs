@@ -122,6 +122,9 @@
 //! * `serde`: `Serialize`/`Deserialize` for the collections, as sequences.
 //! * `arbitrary`: `arbitrary::Arbitrary` for the collections (fuzzing).
 //! * `quickcheck`: `quickcheck::Arbitrary` for the collections (implies `std`).
+//! * `rayon`: [`ReadWriteCollection::par_traverse`], a pass that removes and
+//!   pushes on all cores with the serial pass's result (implies `std`; see
+//!   [`parallel`]).
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs, unreachable_pub)]

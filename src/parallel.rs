@@ -29,8 +29,11 @@
 //! a few thousand small elements in that time). A bounded collection also
 //! runs in one chunk, because whether a push fits depends on every removal
 //! before it, which only a serial walk knows; the result is then still the
-//! serial one. Unordered mode compacts in order (its result, as a multiset,
-//! is the serial one).
+//! serial one. Unordered mode compacts in order: its result is the serial
+//! one as a multiset, and the hook receives the same values (in another
+//! order). A bounded collection in unordered mode is walked by the serial
+//! cursor itself, on the calling thread: which pushes it refuses depends on
+//! the swap-remove visiting order, which only the serial cursor has.
 //!
 //! [`traverse`]: ReadWriteCollection::traverse
 
@@ -42,7 +45,7 @@ use rayon::prelude::*;
 
 use crate::auto_remove::{AutoRemove, NoAutoRemove, WithHook};
 use crate::collection::ReadWriteCollection;
-use crate::cursor::full_panic;
+use crate::cursor::{full_panic, Entry};
 use crate::error::CapacityError;
 use crate::raw::{par_round, ChunkJob, ChunkPass};
 
@@ -127,12 +130,21 @@ impl<T, P: ParAutoRemove<T>, H: FnMut(T) + Sync> ParAutoRemove<T> for WithHook<P
 /// assert_eq!(c, [101, 102, 4, 105, 107, 108, 40]);
 /// ```
 pub struct ParEntry<'a, T> {
-    pass: &'a mut ChunkPass<T>,
-    pushed: &'a mut Vec<T>,
-    /// Elements of the collection outside this chunk (a bounded pass runs
-    /// in one chunk, so this plus the chunk is the whole length).
-    outside: usize,
-    max: usize,
+    inner: Inner<'a, T>,
+}
+
+enum Inner<'a, T> {
+    /// An element of a chunk of a parallel round.
+    Chunk {
+        pass: &'a mut ChunkPass<T>,
+        pushed: &'a mut Vec<T>,
+        /// Elements of the collection outside this chunk (a bounded pass
+        /// runs in one chunk, so this plus the chunk is the whole length).
+        outside: usize,
+        max: usize,
+    },
+    /// The serial cursor's entry (bounded collections in unordered mode).
+    Serial(Entry<'a, T>),
 }
 
 impl<T> ParEntry<'_, T> {
@@ -153,7 +165,10 @@ impl<T> ParEntry<'_, T> {
     /// ```
     #[inline]
     pub fn remove(self) -> T {
-        self.pass.take_current()
+        match self.inner {
+            Inner::Chunk { pass, .. } => pass.take_current(),
+            Inner::Serial(e) => e.remove(),
+        }
     }
 
     /// Appends `value`; the pass visits it after everything already
@@ -208,12 +223,21 @@ impl<T> ParEntry<'_, T> {
     /// ```
     #[inline]
     pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
-        if self.max != usize::MAX && self.outside + self.pass.len() + self.pushed.len() >= self.max
-        {
-            return Err(CapacityError::new(value));
+        match &mut self.inner {
+            Inner::Chunk {
+                pass,
+                pushed,
+                outside,
+                max,
+            } => {
+                if *max != usize::MAX && *outside + pass.len() + pushed.len() >= *max {
+                    return Err(CapacityError::new(value));
+                }
+                pushed.push(value);
+                Ok(())
+            }
+            Inner::Serial(e) => e.try_push(value),
         }
-        self.pushed.push(value);
-        Ok(())
     }
 }
 
@@ -222,22 +246,26 @@ impl<T> Deref for ParEntry<'_, T> {
 
     #[inline]
     fn deref(&self) -> &T {
-        self.pass.current()
+        match &self.inner {
+            Inner::Chunk { pass, .. } => pass.current(),
+            Inner::Serial(e) => e,
+        }
     }
 }
 
 impl<T> DerefMut for ParEntry<'_, T> {
     #[inline]
     fn deref_mut(&mut self) -> &mut T {
-        self.pass.current_mut()
+        match &mut self.inner {
+            Inner::Chunk { pass, .. } => pass.current_mut(),
+            Inner::Serial(e) => e,
+        }
     }
 }
 
 impl<T: fmt::Debug> fmt::Debug for ParEntry<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("ParEntry")
-            .field(self.pass.current())
-            .finish()
+        f.debug_tuple("ParEntry").field(&**self).finish()
     }
 }
 
@@ -259,10 +287,12 @@ where
             continue;
         }
         f(ParEntry {
-            pass: &mut *pass,
-            pushed: &mut *pushed,
-            outside,
-            max,
+            inner: Inner::Chunk {
+                pass: &mut *pass,
+                pushed: &mut *pushed,
+                outside,
+                max,
+            },
         });
         if A::ACTIVE && pass.held() && policy.should_remove_shared(pass.current()) {
             removed.push(pass.take_current());
@@ -315,6 +345,17 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
         F: Fn(ParEntry<'_, T>) + Sync + Send,
     {
         let max = self.store.max;
+        if max != usize::MAX && self.store.unordered {
+            // Which pushes a bounded collection refuses depends on every
+            // removal before them, and in unordered mode the visiting
+            // order is the serial cursor's own: only it reproduces both.
+            self.traverse(|e| {
+                f(ParEntry {
+                    inner: Inner::Serial(e),
+                })
+            });
+            return;
+        }
         let mut start = 0;
         while start < self.store.vec.len() {
             let n = self.store.vec.len() - start;
