@@ -107,7 +107,7 @@ impl<T, P: ParAutoRemove<T>, H: FnMut(T) + Sync> ParAutoRemove<T> for WithHook<P
 }
 
 /// The element a parallel pass's closure is given: like
-/// [`Entry`](crate::Entry), it dereferences to the element, can
+/// [`Entry`], it dereferences to the element, can
 /// [`remove`](ParEntry::remove) it and can [`push`](ParEntry::push) new
 /// elements, which this same pass visits later (in the serial pass's
 /// order).

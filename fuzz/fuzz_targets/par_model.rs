@@ -14,7 +14,7 @@ use read_write_collection::{Mode, ReadWriteCollection};
 
 /// What an element does when visited; chosen by `value % rules.len()`.
 #[derive(Arbitrary, Clone, Copy, Debug)]
-pub struct Rule {
+pub(crate) struct Rule {
     remove: bool,
     /// How many children to push (capped at 3; none past depth 3).
     children: u8,
@@ -23,7 +23,7 @@ pub struct Rule {
 }
 
 #[derive(Arbitrary, Clone, Debug)]
-pub struct ParInput {
+pub(crate) struct ParInput {
     /// Low 16 bits of the starting elements (depth 0).
     elems: Vec<u16>,
     /// The elements are repeated `1 + repeat` times, so that inputs reach
@@ -38,7 +38,7 @@ pub struct ParInput {
     threads: u8,
 }
 
-pub fn decode(bytes: &[u8]) -> Option<ParInput> {
+pub(crate) fn decode(bytes: &[u8]) -> Option<ParInput> {
     ParInput::arbitrary_take_rest(Unstructured::new(bytes)).ok()
 }
 
@@ -79,7 +79,7 @@ fn pool(threads: u8) -> &'static rayon::ThreadPool {
     })
 }
 
-pub fn run(input: &ParInput) {
+pub(crate) fn run(input: &ParInput) {
     let repeat = if cfg!(miri) {
         1
     } else {
