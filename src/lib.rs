@@ -96,20 +96,33 @@
 //!
 //! # Implementation
 //!
-//! All `unsafe` code is in one private module (`raw`, about 100 lines of
-//! it, each block with a `SAFETY` comment); the rest of the crate is
-//! `#![deny(unsafe_code)]`. During an ordered pass the buffer looks like:
+//! All `unsafe` code is in one private module (`raw`), each block with a
+//! `SAFETY` comment; the rest of the crate denies `unsafe_code`. During an
+//! ordered pass the buffer looks like:
 //!
 //! ```text
-//!  0            write  write+held      read              end        cap
-//!  |   kept       | held |    hole       |  unvisited+pushed |  spare   |
+//!  0             write-1 write        read               end        cap
+//!  |   kept        | held |    hole    |  unvisited+pushed |  spare   |
 //! ```
 //!
-//! `next()` first settles the held element (kept: `write += 1`; removed:
-//! it was already read out), then moves the element at `read` to `write`
-//! and lends it. Pushes write at `end`. Completion moves `[read, end)` down
-//! to `write` with one `memmove` and sets the length. Unordered mode has no
-//! hole: a removal moves the element at `end - 1` into the freed slot.
+//! `next()` settles the held element (kept: nothing to do, it is already
+//! in the kept prefix; removed: it was read out and `write` stepped back),
+//! then moves the element at `read` to `write` and lends it, so each kept
+//! element moves once, before the user touches it. Pushes write at `end`.
+//! When `end` reaches the capacity, a big hole is closed in place; a small
+//! one stays open and the buffer grows (one `realloc`, nothing shifted in
+//! the old buffer). Completion moves `[read, end)` down to `write` with one
+//! `memmove` and sets the length. Unordered mode has no hole: a removal
+//! moves the element at `end - 1` into the freed slot.
+//!
+//! While a pass runs, the `Vec` claims a length of 0, so a leaked cursor
+//! leaks elements instead of exposing moved-out slots. The pass state is
+//! a handful of pointers that the compiler keeps in registers: the drop
+//! that completes a pass cannot unwind and is small enough to inline into
+//! the unwind paths of the user's loop. In the crate's entity benchmark a
+//! pass executes fewer instructions per element than a hand-written
+//! write-index loop over a `Vec` (21.5 against 27.2 at 100k elements of
+//! 32 bytes, 10% removed, 5% pushing).
 //!
 //! The crate is tested against a plain-`Vec` model with quickcheck and
 //! cargo-fuzz, under Miri, and (producers) with loom.
