@@ -16,15 +16,15 @@
 //! alternating rounds and ratios instead of running criterion (steadier on
 //! a shared machine). The reset before each timed pass is untimed.
 
-#[cfg(not(all(feature = "rayon", not(any(loom, miri)))))]
+#[cfg(any(loom, miri))]
 fn main() {}
 
-#[cfg(all(feature = "rayon", not(any(loom, miri))))]
+#[cfg(not(any(loom, miri)))]
 fn main() {
     imp::main();
 }
 
-#[cfg(all(feature = "rayon", not(any(loom, miri))))]
+#[cfg(not(any(loom, miri)))]
 mod imp {
     use std::hint::black_box;
     use std::time::{Duration, Instant};

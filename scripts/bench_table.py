@@ -18,7 +18,7 @@ import os
 import sys
 from html import escape
 
-# The issue 6 targets: (label, scenario group, numerator, denominator, limit).
+# The performance targets: (label, scenario group, numerator, denominator, limit).
 TARGET_GROUP = "steady/32B/1M"
 TARGETS = [
     ("ordered cursor / hand-written loop", TARGET_GROUP, "cursor", "hand_loop", 1.05),
@@ -227,7 +227,7 @@ def main():
     data = load(args.criterion_dir)
     if not data:
         sys.exit(f"no criterion results under {args.criterion_dir}: run `cargo bench --bench entities` first")
-    print("### Targets (issue 6)\n")
+    print("### Performance targets\n")
     print(targets_table(data))
     print()
     print("### All entity benchmarks\n")
@@ -237,7 +237,7 @@ def main():
             print(t)
     buffered = [g for g in data if g.startswith(("frame/", "producers/"))]
     if buffered:
-        print("### Buffered collection (issue 3)\n")
+        print("### Buffered collection\n")
         print("| group | method | ns per element | ratio to `buffered`/`producer` |")
         print("| --- | --- | --- | --- |")
         for g in sorted(buffered, key=size_key):

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# A new user's first minutes: clone the repository, run the two commands the
+# README opens with, exactly as written there, from an empty target
+# directory.
+#
+# Asserts that the first command (the example) compiles at most
+# MAX_CRATES crates (default 20) and that its compile time fits
+# MAX_SECONDS (default 15) on a machine with NCPU cores (default 2):
+# the CPU time cargo and rustc spend, divided by NCPU, must be below the
+# bound. CPU time is what an idle 2-core machine turns into wall time; the
+# wall time itself is printed too, but not asserted, because on a shared
+# machine it measures the neighbours. The second command (the test
+# command) must pass. Crates are fetched before the timed build, so the
+# network is not measured.
+#
+# Usage: scripts/fresh-clone.sh [REPO]   (REPO: a path or URL; default: this
+# repository's committed HEAD)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+repo="${1:-$root}"
+max_crates="${MAX_CRATES:-20}"
+max_seconds="${MAX_SECONDS:-15}"
+ncpu="${NCPU:-2}"
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+
+git clone --quiet "$repo" "$scratch/clone"
+cd "$scratch/clone"
+export CARGO_TARGET_DIR="$scratch/target"
+
+# The first fenced block of the README holds the two commands.
+mapfile -t commands < <(awk '/^```/ { if (open) exit; open = 1; next } open' README.md |
+  sed 's/#.*//; s/[[:space:]]*$//' | grep -v '^$')
+if [ "${#commands[@]}" -ne 2 ]; then
+  echo "FAIL: expected two commands at the top of README.md, found: ${commands[*]}"
+  exit 1
+fi
+printf 'README commands:\n  %s\n  %s\n' "${commands[0]}" "${commands[1]}"
+
+cargo fetch --quiet
+
+echo "--- ${commands[0]}"
+/usr/bin/time -f '%e %U %S' -o "$scratch/time" bash -c "${commands[0]}" \
+  > "$scratch/out" 2> "$scratch/err"
+tail -n 1 "$scratch/out"
+crates="$(grep -c '^ *Compiling ' "$scratch/err" || true)"
+read -r wall user sys < "$scratch/time"
+finished="$(sed -n 's/.*Finished .* in \(.*\)$/\1/p' "$scratch/err")"
+verdict="$(python3 -c "
+cpu = $user + $sys
+print('%.1f %s' % (cpu / $ncpu, 'ok' if cpu / $ncpu < $max_seconds else 'FAIL'))")"
+echo "compiled $crates crates (bound $max_crates); cargo's compile time $finished;"
+echo "command: ${wall} s wall, ${user} s user + ${sys} s system CPU = ${verdict% *} s on $ncpu cores (bound $max_seconds s)"
+status=0
+if [ "$crates" -gt "$max_crates" ]; then
+  echo "FAIL: the first README command compiled $crates crates:"
+  grep '^ *Compiling ' "$scratch/err"
+  status=1
+fi
+if [ "${verdict#* }" != ok ]; then
+  echo "FAIL: the first README command took ${verdict% *} s of CPU per core"
+  status=1
+fi
+
+echo "--- ${commands[1]}"
+if ! bash -c "${commands[1]}" > "$scratch/test-out" 2>&1; then
+  tail -n 40 "$scratch/test-out"
+  echo "FAIL: the README's test command failed"
+  status=1
+else
+  grep -E '^test result:' "$scratch/test-out" | awk '{ p += $4; f += $6 } END { print "test command passed:", p, "passed,", f, "failed" }'
+fi
+exit $status
