@@ -158,6 +158,8 @@ pub struct ReadWriteCollection<T, A = NoAutoRemove> {
     policy: A,
 }
 
+crate::vec_api::vec_mirror!(ReadWriteCollection, "elements");
+
 impl<T> ReadWriteCollection<T> {
     /// An empty collection. Does not allocate.
     ///
@@ -308,53 +310,6 @@ impl<T> ReadWriteCollection<T> {
 }
 
 impl<T, A> ReadWriteCollection<T, A> {
-    /// The number of elements.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let c: ReadWriteCollection<i32> = (0..3).collect();
-    /// assert_eq!(c.len(), 3);
-    /// ```
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.store.vec.len()
-    }
-
-    /// Whether there are no elements.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c = ReadWriteCollection::new();
-    /// assert!(c.is_empty());
-    /// c.push(1);
-    /// assert!(!c.is_empty());
-    /// ```
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.store.vec.is_empty()
-    }
-
-    /// The number of elements the buffer holds without reallocating.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let c: ReadWriteCollection<i32> = ReadWriteCollection::with_capacity(8);
-    /// assert!(c.capacity() >= 8);
-    /// ```
-    #[inline]
-    pub fn capacity(&self) -> usize {
-        self.store.vec.capacity()
-    }
-
     /// The maximum length of a [bounded](ReadWriteCollection::bounded)
     /// collection, `None` if unbounded.
     ///
@@ -535,37 +490,6 @@ impl<T, A> ReadWriteCollection<T, A> {
         }
     }
 
-    /// The elements as a slice.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let c: ReadWriteCollection<i32> = (1..=3).collect();
-    /// assert_eq!(c.as_slice(), [1, 2, 3]);
-    /// ```
-    #[inline]
-    pub fn as_slice(&self) -> &[T] {
-        &self.store.vec
-    }
-
-    /// The elements as a mutable slice.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<i32> = (1..=3).collect();
-    /// c.as_mut_slice().reverse();
-    /// assert_eq!(c, [3, 2, 1]);
-    /// ```
-    #[inline]
-    pub fn as_mut_slice(&mut self) -> &mut [T] {
-        &mut self.store.vec
-    }
-
     /// Appends an element.
     ///
     /// # Panics
@@ -622,84 +546,6 @@ impl<T, A> ReadWriteCollection<T, A> {
         Ok(())
     }
 
-    /// Keeps only the elements for which `f` returns `true`, in order, as
-    /// [`Vec::retain`]. Does not run the auto-remove policy; a traversal
-    /// ([`traverse`](Self::traverse)) can also push.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<i32> = (1..=6).collect();
-    /// c.retain(|n| n % 3 != 0);
-    /// assert_eq!(c, [1, 2, 4, 5]);
-    /// ```
-    #[inline]
-    pub fn retain<F: FnMut(&T) -> bool>(&mut self, f: F) {
-        self.store.vec.retain(f);
-    }
-
-    /// Like [`retain`](Self::retain), with mutable access to each element.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<i32> = (1..=4).collect();
-    /// c.retain_mut(|n| { *n *= 10; *n > 20 });
-    /// assert_eq!(c, [30, 40]);
-    /// ```
-    #[inline]
-    pub fn retain_mut<F: FnMut(&mut T) -> bool>(&mut self, f: F) {
-        self.store.vec.retain_mut(f);
-    }
-
-    /// Removes and returns the element at `index`, shifting the later ones
-    /// down (O(n), as [`Vec::remove`]; in a loop, use a [`Cursor`]).
-    ///
-    /// # Panics
-    ///
-    /// If `index >= len`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<char> = ['a', 'b', 'c'].into();
-    /// assert_eq!(c.remove(1), 'b');
-    /// assert_eq!(c, ['a', 'c']);
-    /// ```
-    #[inline]
-    #[track_caller]
-    pub fn remove(&mut self, index: usize) -> T {
-        self.store.vec.remove(index)
-    }
-
-    /// Removes and returns the element at `index`, moving the last element
-    /// into its place (O(1), as [`Vec::swap_remove`]).
-    ///
-    /// # Panics
-    ///
-    /// If `index >= len`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<char> = ['a', 'b', 'c'].into();
-    /// assert_eq!(c.swap_remove(0), 'a');
-    /// assert_eq!(c, ['c', 'b']);
-    /// ```
-    #[inline]
-    #[track_caller]
-    pub fn swap_remove(&mut self, index: usize) -> T {
-        self.store.vec.swap_remove(index)
-    }
-
     /// Inserts `value` at `index`, shifting the later elements up.
     ///
     /// # Panics
@@ -728,22 +574,6 @@ impl<T, A> ReadWriteCollection<T, A> {
         self.store.vec.insert(index, value);
     }
 
-    /// Removes the last element and returns it.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<i32> = (1..=2).collect();
-    /// assert_eq!(c.pop(), Some(2));
-    /// assert_eq!(c, [1]);
-    /// ```
-    #[inline]
-    pub fn pop(&mut self) -> Option<T> {
-        self.store.vec.pop()
-    }
-
     /// Removes every element (the policy's hook is not called). Keeps the
     /// capacity.
     ///
@@ -759,45 +589,6 @@ impl<T, A> ReadWriteCollection<T, A> {
     #[inline]
     pub fn clear(&mut self) {
         self.store.vec.clear();
-    }
-
-    /// Keeps the first `len` elements and drops the rest.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<i32> = (1..=4).collect();
-    /// c.truncate(2);
-    /// assert_eq!(c, [1, 2]);
-    /// ```
-    #[inline]
-    pub fn truncate(&mut self, len: usize) {
-        self.store.vec.truncate(len);
-    }
-
-    /// Removes the elements in `range` and returns them as an iterator, as
-    /// [`Vec::drain`].
-    ///
-    /// # Panics
-    ///
-    /// If the range is out of bounds.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<i32> = (1..=4).collect();
-    /// let firsts: Vec<i32> = c.drain(..2).collect();
-    /// assert_eq!(firsts, [1, 2]);
-    /// assert_eq!(c, [3, 4]);
-    /// ```
-    #[inline]
-    #[track_caller]
-    pub fn drain<R: RangeBounds<usize>>(&mut self, range: R) -> alloc::vec::Drain<'_, T> {
-        self.store.vec.drain(range)
     }
 
     /// Reserves room for at least `additional` more elements. A bounded
@@ -828,86 +619,6 @@ impl<T, A> ReadWriteCollection<T, A> {
             let room = self.store.max.saturating_sub(self.len());
             self.store.vec.reserve_exact(additional.min(room));
         }
-    }
-
-    /// Shrinks the capacity as close to the length as the allocator allows.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<i32> = ReadWriteCollection::with_capacity(100);
-    /// c.push(1);
-    /// c.shrink_to_fit();
-    /// assert!(c.capacity() < 100);
-    /// ```
-    #[inline]
-    pub fn shrink_to_fit(&mut self) {
-        self.store.vec.shrink_to_fit();
-    }
-
-    /// A reference to the element at `index`, if there is one.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let c: ReadWriteCollection<i32> = (1..=2).collect();
-    /// assert_eq!(c.get(1), Some(&2));
-    /// assert_eq!(c.get(2), None);
-    /// ```
-    #[inline]
-    pub fn get(&self, index: usize) -> Option<&T> {
-        self.store.vec.get(index)
-    }
-
-    /// A mutable reference to the element at `index`, if there is one.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<i32> = (1..=2).collect();
-    /// *c.get_mut(0).unwrap() = 7;
-    /// assert_eq!(c, [7, 2]);
-    /// ```
-    #[inline]
-    pub fn get_mut(&mut self, index: usize) -> Option<&mut T> {
-        self.store.vec.get_mut(index)
-    }
-
-    /// An iterator over the elements, in order.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let c: ReadWriteCollection<i32> = (1..=3).collect();
-    /// assert_eq!(c.iter().sum::<i32>(), 6);
-    /// ```
-    #[inline]
-    pub fn iter(&self) -> core::slice::Iter<'_, T> {
-        self.store.vec.iter()
-    }
-
-    /// An iterator over mutable references to the elements, in order.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<i32> = (1..=3).collect();
-    /// c.iter_mut().for_each(|n| *n *= 2);
-    /// assert_eq!(c, [2, 4, 6]);
-    /// ```
-    #[inline]
-    pub fn iter_mut(&mut self) -> core::slice::IterMut<'_, T> {
-        self.store.vec.iter_mut()
     }
 
     /// Converts into a `Vec` without copying.

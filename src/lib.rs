@@ -148,6 +148,7 @@ mod raw;
 mod serde_impls;
 #[cfg(feature = "std")]
 mod sync;
+mod vec_api;
 
 pub use auto_remove::{AutoRemove, NoAutoRemove, WithHook};
 pub use buffered::BufferedCollection;
@@ -155,6 +156,7 @@ pub use collection::{Mode, ReadWriteCollection, ShrinkPolicy};
 pub use cursor::{Cursor, Entry};
 pub use error::CapacityError;
 pub use layers::{LayerKey, Layers, LayersCursor};
+pub use vec_api::ExtractIf;
 #[cfg(feature = "std")]
 pub use producer::{Producer, ProducerClosed};
 
