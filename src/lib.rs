@@ -140,6 +140,9 @@ mod error;
 pub mod layers;
 #[cfg(feature = "std")]
 mod producer;
+#[cfg(feature = "proptest")]
+#[cfg_attr(docsrs, doc(cfg(feature = "proptest")))]
+pub mod proptest;
 #[cfg(feature = "quickcheck")]
 mod quickcheck_impls;
 #[allow(unsafe_code)]
