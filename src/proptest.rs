@@ -203,7 +203,7 @@ pub fn bounded<S: Strategy>(
 ///
 /// let mut template: ReadWriteCollection<u8> = ReadWriteCollection::unordered();
 /// template.set_max_len(Some(16));
-/// proptest!(|(c in like(&template, any::<u8>(), ..))| {
+/// proptest!(|(c in like(&template, any::<u8>(), 0..32))| {
 ///     prop_assert_eq!(c.mode(), Mode::Unordered);
 ///     prop_assert_eq!(c.max_len(), Some(16));
 /// });
