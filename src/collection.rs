@@ -880,7 +880,10 @@ impl<T, A> ReadWriteCollection<T, A> {
     /// assert_eq!(err.element(), 3);
     /// assert_eq!(source.collect::<Vec<_>>(), [4, 5]);
     /// ```
-    pub fn try_extend<I: IntoIterator<Item = T>>(&mut self, iter: I) -> Result<(), CapacityError<T>> {
+    pub fn try_extend<I: IntoIterator<Item = T>>(
+        &mut self,
+        iter: I,
+    ) -> Result<(), CapacityError<T>> {
         for value in iter {
             self.try_push(value)?;
         }

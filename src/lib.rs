@@ -308,9 +308,9 @@ pub use collection::{Mode, ReadWriteCollection, ShrinkPolicy};
 pub use cursor::{Cursor, Entry};
 pub use error::CapacityError;
 pub use layers::{LayerKey, Layers, LayersCursor};
-pub use vec_api::ExtractIf;
 #[cfg(feature = "std")]
 pub use producer::{Producer, ProducerClosed};
+pub use vec_api::ExtractIf;
 
 /// The README's examples, compiled and run as doc tests so they stay true.
 #[cfg(doctest)]

@@ -1,4 +1,4 @@
-//! [`proptest`](::proptest) support (feature `proptest`): strategies that
+//! Support for the `proptest` crate (feature `proptest`): strategies that
 //! generate [`ReadWriteCollection`]s with a given bound and mode, and
 //! `proptest::arbitrary::Arbitrary` for the collection types (so
 //! `any::<ReadWriteCollection<u8>>()` works).

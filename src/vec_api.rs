@@ -141,11 +141,11 @@ pub(crate) fn range_bounds<R: RangeBounds<usize>>(range: R, len: usize) -> (usiz
         Bound::Excluded(&n) => n,
         Bound::Unbounded => len,
     };
+    assert!(start <= end, "range start {start} is after range end {end}");
     assert!(
-        start <= end,
-        "range start {start} is after range end {end}"
+        end <= len,
+        "range end {end} is out of range for length {len}"
     );
-    assert!(end <= len, "range end {end} is out of range for length {len}");
     (start, end)
 }
 

@@ -132,7 +132,9 @@ mod arbitrary_impls {
         template.set_shrink_policy(Some(ShrinkPolicy::new(10, 2)));
         template.push(99); // not used
         for bytes in inputs() {
-            let c = template.arbitrary_like(&mut Unstructured::new(&bytes)).unwrap();
+            let c = template
+                .arbitrary_like(&mut Unstructured::new(&bytes))
+                .unwrap();
             assert!(c.len() <= 3, "{c:?}");
             assert!(c.capacity() <= 3);
             assert_eq!(c.max_len(), Some(3));
@@ -142,10 +144,15 @@ mod arbitrary_impls {
         }
         // Generation stops at the bound; up to it, the elements are Vec's.
         let bytes = [1, 10, 1, 20, 1, 30, 1, 40, 0];
-        let c = template.arbitrary_like(&mut Unstructured::new(&bytes)).unwrap();
+        let c = template
+            .arbitrary_like(&mut Unstructured::new(&bytes))
+            .unwrap();
         assert_eq!(c, [10, 20, 30]);
         let full = ReadWriteCollection::<u8>::bounded(0);
-        assert!(full.arbitrary_like(&mut Unstructured::new(&bytes)).unwrap().is_empty());
+        assert!(full
+            .arbitrary_like(&mut Unstructured::new(&bytes))
+            .unwrap()
+            .is_empty());
     }
 
     #[test]
@@ -567,7 +574,10 @@ mod proptest_impls {
     fn collection_and_any() {
         let mut runner = TestRunner::deterministic();
         for _ in 0..20 {
-            let c = collection(0..5u8, 2..4).new_tree(&mut runner).unwrap().current();
+            let c = collection(0..5u8, 2..4)
+                .new_tree(&mut runner)
+                .unwrap()
+                .current();
             assert!((2..4).contains(&c.len()) && c.iter().all(|x| *x < 5));
             assert_eq!(c.max_len(), None);
             let mut p = any::<ReadWriteCollection<u8, Odd>>()

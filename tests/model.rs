@@ -724,8 +724,17 @@ enum VecOp {
     ResizeWith(u8),
     ResizeWithPanic(u8, u8),
     /// `extract_if(start..end, val % m == 0)`, taking at most `take`.
-    ExtractIf { start: u8, end: u8, m: u8, take: u8 },
-    ExtractIfPanic { start: u8, end: u8, n: u8 },
+    ExtractIf {
+        start: u8,
+        end: u8,
+        m: u8,
+        take: u8,
+    },
+    ExtractIfPanic {
+        start: u8,
+        end: u8,
+        n: u8,
+    },
     ShrinkTo(u8),
     ReserveExact(u8),
     TryReserve(u8),
@@ -805,7 +814,11 @@ fn expect_panic(prefix: &str, f: impl FnOnce()) {
 
 /// `dedup_by` on the model, with a comparison that panics on call `panic_at`
 /// (1-based; 0: never): the kept prefix, then everything not yet compared.
-fn model_dedup_by(model: &mut Vec<Key>, panic_at: usize, same: impl Fn(&Key, &Key) -> bool) -> bool {
+fn model_dedup_by(
+    model: &mut Vec<Key>,
+    panic_at: usize,
+    same: impl Fn(&Key, &Key) -> bool,
+) -> bool {
     let mut kept: Vec<Key> = Vec::new();
     let mut calls = 0;
     for (i, k) in model.iter().enumerate() {
@@ -1041,7 +1054,12 @@ impl<A: AutoRemove<Elem>> Driver<'_, A> {
                         .extend((0..made as u32).map(|i| (first + i, 5, false)));
                 }
             }
-            VecOp::ExtractIf { start, end, m, take } => {
+            VecOp::ExtractIf {
+                start,
+                end,
+                m,
+                take,
+            } => {
                 let r = range_of(*start, *end, len);
                 let m = i64::from(*m % 3 + 1);
                 let take = usize::from(*take % 8);
@@ -1086,7 +1104,11 @@ impl<A: AutoRemove<Elem>> Driver<'_, A> {
                 // Model: the first n - 1 tested elements are decided, the
                 // n-th (if any) panics and is kept with everything after.
                 let tested = r.len().min(n - 1);
-                assert_eq!(res.is_err(), r.len() >= n, "extract_if panicked as modelled");
+                assert_eq!(
+                    res.is_err(),
+                    r.len() >= n,
+                    "extract_if panicked as modelled"
+                );
                 let mut kept = self.model[..r.start].to_vec();
                 let mut want = Vec::new();
                 for k in &self.model[r.start..r.start + tested] {
@@ -1116,7 +1138,11 @@ impl<A: AutoRemove<Elem>> Driver<'_, A> {
                 assert!(self.c.spare_capacity_mut().len() <= self.room());
             }
         }
-        assert_eq!(self.c.remaining_capacity(), self.room(), "remaining_capacity");
+        assert_eq!(
+            self.c.remaining_capacity(),
+            self.room(),
+            "remaining_capacity"
+        );
         assert_eq!(self.c.is_full(), self.room() == 0, "is_full");
         self.check_state();
     }

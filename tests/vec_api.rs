@@ -90,7 +90,10 @@ fn vec_examples_capacity() {
     assert!(vec.capacity() >= 11);
 
     // `try_reserve` / `try_reserve_exact`: the `process_data` example.
-    fn process_data(data: &[u32], exact: bool) -> Result<C<u32>, std::collections::TryReserveError> {
+    fn process_data(
+        data: &[u32],
+        exact: bool,
+    ) -> Result<C<u32>, std::collections::TryReserveError> {
         let mut output = C::new();
         if exact {
             output.try_reserve_exact(data.len())?;
@@ -167,6 +170,8 @@ fn extract_if_checks_the_range() {
 // -------------------------------------------------------------- comparisons
 
 #[test]
+// Both orders are the point: each side is a different impl.
+#[allow(clippy::nonminimal_bool, clippy::op_ref)]
 fn comparisons_in_both_directions() {
     let c: C<i32> = vec![1, 2, 3].into();
     let v = vec![1, 2, 3];
@@ -286,7 +291,10 @@ fn capacity_error_like_arrayvec() {
     assert_eq!(err.clone().into_inner(), "x");
     let simple: CapacityError = err.simplify();
     assert_eq!(simple, CapacityError::new(()));
-    assert_eq!(simple.to_string(), "the collection is at its maximum length");
+    assert_eq!(
+        simple.to_string(),
+        "the collection is at its maximum length"
+    );
     let boxed: Box<dyn std::error::Error> = Box::new(simple);
     assert!(!boxed.to_string().is_empty());
 }
@@ -426,7 +434,11 @@ fn panics_in_dedup_resize_with_extract_if_pop_if_leave_a_valid_collection() {
     }));
     assert!(r.is_err());
     let out_ids = ids(&out);
-    let expected: Vec<u32> = before.iter().copied().filter(|i| !out_ids.contains(i)).collect();
+    let expected: Vec<u32> = before
+        .iter()
+        .copied()
+        .filter(|i| !out_ids.contains(i))
+        .collect();
     assert_eq!(ids(&c), expected);
     let mut live = ids(&c);
     live.extend(out_ids);

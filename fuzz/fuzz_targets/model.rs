@@ -129,19 +129,49 @@ pub enum VecOp {
     DedupByKey(u8),
     DedupByPanic(u8),
     PopIf(u8),
-    TryInsert { index: u8, val: u8 },
+    TryInsert {
+        index: u8,
+        val: u8,
+    },
     Remove(u8),
     SwapRemove(u8),
     Truncate(u8),
     Drain(u8, u8),
-    RetainMut { m: u8, add: u8 },
+    RetainMut {
+        m: u8,
+        add: u8,
+    },
     SplitOff(u8),
-    Splice { start: u8, end: u8, count: u8, val: u8 },
-    Append { count: u8, val: u8 },
-    TryExtend { count: u8, val: u8 },
-    ResizeWith { len: u8, val: u8, panic_at: Option<u8> },
-    ExtractIf { start: u8, end: u8, m: u8, take: u8 },
-    ExtractIfPanic { start: u8, end: u8, n: u8 },
+    Splice {
+        start: u8,
+        end: u8,
+        count: u8,
+        val: u8,
+    },
+    Append {
+        count: u8,
+        val: u8,
+    },
+    TryExtend {
+        count: u8,
+        val: u8,
+    },
+    ResizeWith {
+        len: u8,
+        val: u8,
+        panic_at: Option<u8>,
+    },
+    ExtractIf {
+        start: u8,
+        end: u8,
+        m: u8,
+        take: u8,
+    },
+    ExtractIfPanic {
+        start: u8,
+        end: u8,
+        n: u8,
+    },
     ShrinkTo(u8),
     ReserveExact(u8),
     TryReserve(u8),
@@ -1308,7 +1338,9 @@ impl Checker {
         let mut ms = Vec::new();
         for _ in 0..count {
             let live = self.items.len() + self.live_elsewhere() + es.len();
-            let Some((e, m)) = self.make(live, val) else { break };
+            let Some((e, m)) = self.make(live, val) else {
+                break;
+            };
             es.push(e);
             ms.push(m);
         }
@@ -1391,7 +1423,11 @@ impl Checker {
             }
             VecOp::SwapRemove(i) if len > 0 => {
                 let i = modulo(i, len);
-                assert_eq!(M::of(&c.swap_remove(i)), self.items.swap_remove(i), "swap_remove");
+                assert_eq!(
+                    M::of(&c.swap_remove(i)),
+                    self.items.swap_remove(i),
+                    "swap_remove"
+                );
             }
             VecOp::Remove(_) | VecOp::SwapRemove(_) => {}
             VecOp::Truncate(n) => {
@@ -1421,7 +1457,12 @@ impl Checker {
                 let got: Vec<M> = c.split_off(at).iter().map(M::of).collect();
                 assert_eq!(got, self.items.split_off(at), "split_off");
             }
-            VecOp::Splice { start, end, count, val } => {
+            VecOp::Splice {
+                start,
+                end,
+                count,
+                val,
+            } => {
                 let r = range_of(start, end, len);
                 // Limited to what fits: a splice past the bound panics.
                 let count = usize::from(count % 8).min(r.len().saturating_add(self.room()));
@@ -1456,7 +1497,11 @@ impl Checker {
                     }
                 }
             }
-            VecOp::ResizeWith { len: new_len, val, panic_at } => {
+            VecOp::ResizeWith {
+                len: new_len,
+                val,
+                panic_at,
+            } => {
                 let new_len = usize::from(new_len % 24).min(len.saturating_add(self.room()));
                 let grows = new_len.saturating_sub(len);
                 let (es, ms) = self.make_many(grows, val);
@@ -1489,7 +1534,12 @@ impl Checker {
                 self.items.truncate(new_len);
                 self.items.extend_from_slice(&ms[..made]);
             }
-            VecOp::ExtractIf { start, end, m, take } => {
+            VecOp::ExtractIf {
+                start,
+                end,
+                m,
+                take,
+            } => {
                 let r = range_of(start, end, len);
                 let m = m % 3 + 1;
                 let take = usize::from(take % 8);
@@ -1530,7 +1580,11 @@ impl Checker {
                         got.push(M::of(&e));
                     }
                 });
-                assert_eq!(res.is_err(), r.len() >= n, "extract_if panicked as modelled");
+                assert_eq!(
+                    res.is_err(),
+                    r.len() >= n,
+                    "extract_if panicked as modelled"
+                );
                 let tested = r.len().min(n - 1);
                 let mut kept = self.items[..r.start].to_vec();
                 let mut want = Vec::new();
@@ -1558,7 +1612,10 @@ impl Checker {
                 let n = usize::from(n % 64);
                 assert!(c.try_reserve(n).is_ok(), "try_reserve of a small amount");
                 assert!(c.capacity() >= len + n.min(self.room()), "try_reserve");
-                assert!(c.spare_capacity_mut().len() <= self.room(), "spare past the bound");
+                assert!(
+                    c.spare_capacity_mut().len() <= self.room(),
+                    "spare past the bound"
+                );
             }
         }
         assert_eq!(c.remaining_capacity(), self.room(), "remaining_capacity");
