@@ -6,12 +6,16 @@ use alloc::vec::Vec;
 
 use arbitrary::{Arbitrary, Result, Unstructured};
 
-use crate::{BufferedCollection, ReadWriteCollection};
+use crate::{AutoRemove, BufferedCollection, ReadWriteCollection};
 
 /// Generates the elements exactly as `Vec<T>` does (the same bytes give the
 /// same elements, in the same order). The collection is unbounded, in
-/// [`Mode::Ordered`](crate::Mode::Ordered), with no shrink policy and no
-/// auto-remove policy.
+/// [`Mode::Ordered`](crate::Mode::Ordered), with no shrink policy and
+/// `A::default()` as its auto-remove policy.
+///
+/// For a field that must keep a bound or a mode, use
+/// [`arbitrary_like`](ReadWriteCollection::arbitrary_like) through
+/// `#[arbitrary(with = …)]`.
 ///
 /// # Examples
 ///
@@ -25,13 +29,25 @@ use crate::{BufferedCollection, ReadWriteCollection};
 /// assert_eq!(c, v);
 /// ```
 #[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
-impl<'a, T: Arbitrary<'a>> Arbitrary<'a> for ReadWriteCollection<T> {
+impl<'a, T, A> Arbitrary<'a> for ReadWriteCollection<T, A>
+where
+    T: Arbitrary<'a>,
+    A: AutoRemove<T> + Default,
+{
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        u.arbitrary_iter()?.collect()
+        let mut c = ReadWriteCollection::with_policy(A::default());
+        for value in u.arbitrary_iter()? {
+            c.push(value?);
+        }
+        Ok(c)
     }
 
     fn arbitrary_take_rest(u: Unstructured<'a>) -> Result<Self> {
-        u.arbitrary_take_rest_iter()?.collect()
+        let mut c = ReadWriteCollection::with_policy(A::default());
+        for value in u.arbitrary_take_rest_iter()? {
+            c.push(value?);
+        }
+        Ok(c)
     }
 
     #[inline]
@@ -42,7 +58,8 @@ impl<'a, T: Arbitrary<'a>> Arbitrary<'a> for ReadWriteCollection<T> {
 
 /// Generates the visible elements, then the pending ones, each as a
 /// `Vec<T>` would be generated. Nothing is committed: the pending elements
-/// stay pending until [`commit`](BufferedCollection::commit).
+/// stay pending until [`commit`](BufferedCollection::commit). The policy
+/// is `A::default()`.
 ///
 /// # Examples
 ///
@@ -57,7 +74,11 @@ impl<'a, T: Arbitrary<'a>> Arbitrary<'a> for ReadWriteCollection<T> {
 /// assert_eq!(c.pending(), [8, 9]);
 /// ```
 #[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
-impl<'a, T: Arbitrary<'a>> Arbitrary<'a> for BufferedCollection<T> {
+impl<'a, T, A> Arbitrary<'a> for BufferedCollection<T, A>
+where
+    T: Arbitrary<'a>,
+    A: AutoRemove<T> + Default,
+{
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         let visible: Vec<T> = u.arbitrary()?;
         let pending: Vec<T> = u.arbitrary()?;
@@ -79,8 +100,68 @@ impl<'a, T: Arbitrary<'a>> Arbitrary<'a> for BufferedCollection<T> {
     }
 }
 
-fn buffered<T>(visible: Vec<T>, pending: Vec<T>) -> BufferedCollection<T> {
-    let mut c = BufferedCollection::from(visible);
+fn buffered<T, A: AutoRemove<T> + Default>(
+    visible: Vec<T>,
+    pending: Vec<T>,
+) -> BufferedCollection<T, A> {
+    let mut c = BufferedCollection::with_policy(A::default());
+    // A fresh collection has nothing pending and no producer: `commit`
+    // moves exactly `visible` into the visible part.
+    c.extend(visible);
+    c.commit();
     c.extend(pending);
     c
+}
+
+impl<T, A: Clone> ReadWriteCollection<T, A> {
+    /// Generates a collection with this one's settings: its maximum length
+    /// (generation stops there), [`Mode`](crate::Mode), shrink policy and a
+    /// clone of its auto-remove policy. This collection's elements are not
+    /// used. Within the bound, the elements are generated as `Vec<T>`
+    /// generates them.
+    ///
+    /// This is the way to keep a bound or a mode in a
+    /// `#[derive(Arbitrary)]` type: `#[arbitrary(with = …)]` takes a
+    /// closure.
+    ///
+    /// # Errors
+    ///
+    /// As [`Arbitrary::arbitrary`] (the data ran out where an element
+    /// needed more).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arbitrary::{Arbitrary, Unstructured};
+    /// use read_write_collection::{Mode, ReadWriteCollection};
+    ///
+    /// #[derive(Arbitrary, Debug)]
+    /// struct World {
+    ///     #[arbitrary(with = |u: &mut Unstructured| ReadWriteCollection::bounded(4).arbitrary_like(u))]
+    ///     particles: ReadWriteCollection<u8>,
+    ///     #[arbitrary(with = |u: &mut Unstructured| ReadWriteCollection::unordered().arbitrary_like(u))]
+    ///     bullets: ReadWriteCollection<u16>,
+    /// }
+    ///
+    /// let world = World::arbitrary(&mut Unstructured::new(&[1; 64])).unwrap();
+    /// assert_eq!(world.particles.max_len(), Some(4));
+    /// assert!(world.particles.len() <= 4);
+    /// assert_eq!(world.bullets.mode(), Mode::Unordered);
+    /// ```
+    pub fn arbitrary_like<'a>(&self, u: &mut Unstructured<'a>) -> Result<Self>
+    where
+        T: Arbitrary<'a>,
+    {
+        let mut c = self.empty_like(self.policy().clone());
+        if c.is_full() {
+            return Ok(c);
+        }
+        for value in u.arbitrary_iter()? {
+            c.push(value?);
+            if c.is_full() {
+                break;
+            }
+        }
+        Ok(c)
+    }
 }

@@ -65,6 +65,11 @@ pub struct BufferedCollection<T, A = NoAutoRemove> {
     link: ProducerLink<T>,
 }
 
+// The visible side's `Vec` methods: the one implementation shared with
+// `ReadWriteCollection`. Only methods that never add visible elements: a
+// value reaches the visible side through the pending buffer and `commit`.
+crate::vec_api::vec_mirror!(BufferedCollection, "visible elements");
+
 impl<T> BufferedCollection<T> {
     /// An empty collection.
     ///
@@ -174,55 +179,6 @@ impl<T, A> BufferedCollection<T, A> {
             #[cfg(feature = "std")]
             link: self.link,
         }
-    }
-
-    /// The number of visible elements.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::BufferedCollection;
-    ///
-    /// let mut c = BufferedCollection::new();
-    /// c.push(1);
-    /// assert_eq!(c.len(), 0);
-    /// c.commit();
-    /// assert_eq!(c.len(), 1);
-    /// ```
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.store.vec.len()
-    }
-
-    /// Whether there are no visible elements (pending ones do not count).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::BufferedCollection;
-    ///
-    /// let mut c = BufferedCollection::new();
-    /// c.push(1);
-    /// assert!(c.is_empty());
-    /// ```
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.store.vec.is_empty()
-    }
-
-    /// The capacity of the visible buffer.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::BufferedCollection;
-    ///
-    /// let c: BufferedCollection<u8> = BufferedCollection::with_capacity(4);
-    /// assert!(c.capacity() >= 4);
-    /// ```
-    #[inline]
-    pub fn capacity(&self) -> usize {
-        self.store.vec.capacity()
     }
 
     /// The number of elements the next [`commit`](Self::commit) would
@@ -397,68 +353,6 @@ impl<T, A> BufferedCollection<T, A> {
     pub fn clear(&mut self) {
         self.clear_visible();
         self.clear_pending();
-    }
-
-    /// The visible elements as a slice.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::BufferedCollection;
-    ///
-    /// let mut c: BufferedCollection<i32> = vec![1, 2].into();
-    /// assert_eq!(c.as_slice(), [1, 2]);
-    /// ```
-    #[inline]
-    pub fn as_slice(&self) -> &[T] {
-        &self.store.vec
-    }
-
-    /// The visible elements as a mutable slice.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::BufferedCollection;
-    ///
-    /// let mut c: BufferedCollection<i32> = vec![1, 2].into();
-    /// c.as_mut_slice()[0] = 5;
-    /// assert_eq!(c.as_slice(), [5, 2]);
-    /// ```
-    #[inline]
-    pub fn as_mut_slice(&mut self) -> &mut [T] {
-        &mut self.store.vec
-    }
-
-    /// An iterator over the visible elements.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::BufferedCollection;
-    ///
-    /// let c: BufferedCollection<i32> = vec![1, 2].into();
-    /// assert_eq!(c.iter().sum::<i32>(), 3);
-    /// ```
-    #[inline]
-    pub fn iter(&self) -> core::slice::Iter<'_, T> {
-        self.store.vec.iter()
-    }
-
-    /// An iterator over mutable references to the visible elements.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::BufferedCollection;
-    ///
-    /// let mut c: BufferedCollection<i32> = vec![1, 2].into();
-    /// c.iter_mut().for_each(|n| *n += 1);
-    /// assert_eq!(c.as_slice(), [2, 3]);
-    /// ```
-    #[inline]
-    pub fn iter_mut(&mut self) -> core::slice::IterMut<'_, T> {
-        self.store.vec.iter_mut()
     }
 
     /// The auto-remove policy.

@@ -11,6 +11,7 @@ use crate::auto_remove::{AutoRemove, NoAutoRemove, WithHook};
 use crate::cursor::{full_panic, Cursor, Entry};
 use crate::error::CapacityError;
 use crate::raw::{Pass, Shrink, Store};
+use crate::vec_api::range_bounds;
 
 /// How a traversal fills the place of a removed element.
 ///
@@ -158,6 +159,8 @@ pub struct ReadWriteCollection<T, A = NoAutoRemove> {
     pub(crate) policy: A,
 }
 
+crate::vec_api::vec_mirror!(ReadWriteCollection, "elements");
+
 impl<T> ReadWriteCollection<T> {
     /// An empty collection. Does not allocate.
     ///
@@ -234,6 +237,43 @@ impl<T> ReadWriteCollection<T> {
         c
     }
 
+    /// A [bounded](Self::bounded) collection of the elements of `iter`, as
+    /// `FromIterator` would build it, if they fit under `max`: the
+    /// constructor that reports overflow instead of panicking.
+    ///
+    /// # Errors
+    ///
+    /// If `iter` yields more than `max` elements: a [`CapacityError`]
+    /// holding the full collection (the first `max` elements) and the first
+    /// element that did not fit. The iterator is not advanced further: pass
+    /// `iter.by_ref()` to keep the rest.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let c = ReadWriteCollection::bounded_from_iter(4, 1..=3).unwrap();
+    /// assert_eq!(c, [1, 2, 3]);
+    /// assert_eq!(c.max_len(), Some(4));
+    ///
+    /// let (full, first_rejected) = ReadWriteCollection::bounded_from_iter(2, 1..=3)
+    ///     .unwrap_err()
+    ///     .element();
+    /// assert_eq!(full, [1, 2]);
+    /// assert_eq!(first_rejected, 3);
+    /// ```
+    pub fn bounded_from_iter<I>(max: usize, iter: I) -> Result<Self, CapacityError<(Self, T)>>
+    where
+        I: IntoIterator<Item = T>,
+    {
+        let mut c = Self::bounded(max);
+        match c.try_extend(iter) {
+            Ok(()) => Ok(c),
+            Err(err) => Err(CapacityError::new((c, err.element()))),
+        }
+    }
+
     /// An empty collection in [`Mode::Unordered`] (swap-remove).
     ///
     /// # Examples
@@ -308,53 +348,6 @@ impl<T> ReadWriteCollection<T> {
 }
 
 impl<T, A> ReadWriteCollection<T, A> {
-    /// The number of elements.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let c: ReadWriteCollection<i32> = (0..3).collect();
-    /// assert_eq!(c.len(), 3);
-    /// ```
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.store.vec.len()
-    }
-
-    /// Whether there are no elements.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c = ReadWriteCollection::new();
-    /// assert!(c.is_empty());
-    /// c.push(1);
-    /// assert!(!c.is_empty());
-    /// ```
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.store.vec.is_empty()
-    }
-
-    /// The number of elements the buffer holds without reallocating.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let c: ReadWriteCollection<i32> = ReadWriteCollection::with_capacity(8);
-    /// assert!(c.capacity() >= 8);
-    /// ```
-    #[inline]
-    pub fn capacity(&self) -> usize {
-        self.store.vec.capacity()
-    }
-
     /// The maximum length of a [bounded](ReadWriteCollection::bounded)
     /// collection, `None` if unbounded.
     ///
@@ -505,6 +498,18 @@ impl<T, A> ReadWriteCollection<T, A> {
         &mut self.policy
     }
 
+    /// An empty collection with this one's maximum length, mode and shrink
+    /// policy, and `policy` as its auto-remove policy: what the generators
+    /// and `deserialize_in_place` use to keep a target's settings.
+    #[allow(dead_code)] // not every feature combination uses it
+    pub(crate) fn empty_like<B>(&self, policy: B) -> ReadWriteCollection<T, B> {
+        let mut store = Store::new(Vec::new());
+        store.max = self.store.max;
+        store.unordered = self.store.unordered;
+        store.shrink = self.store.shrink;
+        ReadWriteCollection { store, policy }
+    }
+
     /// Adds a removal hook: `hook` receives, by value, every element the
     /// policy removes (not the ones user code removes with
     /// [`Entry::remove`], which returns them itself).
@@ -533,37 +538,6 @@ impl<T, A> ReadWriteCollection<T, A> {
                 hook,
             },
         }
-    }
-
-    /// The elements as a slice.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let c: ReadWriteCollection<i32> = (1..=3).collect();
-    /// assert_eq!(c.as_slice(), [1, 2, 3]);
-    /// ```
-    #[inline]
-    pub fn as_slice(&self) -> &[T] {
-        &self.store.vec
-    }
-
-    /// The elements as a mutable slice.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<i32> = (1..=3).collect();
-    /// c.as_mut_slice().reverse();
-    /// assert_eq!(c, [3, 2, 1]);
-    /// ```
-    #[inline]
-    pub fn as_mut_slice(&mut self) -> &mut [T] {
-        &mut self.store.vec
     }
 
     /// Appends an element.
@@ -622,84 +596,6 @@ impl<T, A> ReadWriteCollection<T, A> {
         Ok(())
     }
 
-    /// Keeps only the elements for which `f` returns `true`, in order, as
-    /// [`Vec::retain`]. Does not run the auto-remove policy; a traversal
-    /// ([`traverse`](Self::traverse)) can also push.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<i32> = (1..=6).collect();
-    /// c.retain(|n| n % 3 != 0);
-    /// assert_eq!(c, [1, 2, 4, 5]);
-    /// ```
-    #[inline]
-    pub fn retain<F: FnMut(&T) -> bool>(&mut self, f: F) {
-        self.store.vec.retain(f);
-    }
-
-    /// Like [`retain`](Self::retain), with mutable access to each element.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<i32> = (1..=4).collect();
-    /// c.retain_mut(|n| { *n *= 10; *n > 20 });
-    /// assert_eq!(c, [30, 40]);
-    /// ```
-    #[inline]
-    pub fn retain_mut<F: FnMut(&mut T) -> bool>(&mut self, f: F) {
-        self.store.vec.retain_mut(f);
-    }
-
-    /// Removes and returns the element at `index`, shifting the later ones
-    /// down (O(n), as [`Vec::remove`]; in a loop, use a [`Cursor`]).
-    ///
-    /// # Panics
-    ///
-    /// If `index >= len`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<char> = ['a', 'b', 'c'].into();
-    /// assert_eq!(c.remove(1), 'b');
-    /// assert_eq!(c, ['a', 'c']);
-    /// ```
-    #[inline]
-    #[track_caller]
-    pub fn remove(&mut self, index: usize) -> T {
-        self.store.vec.remove(index)
-    }
-
-    /// Removes and returns the element at `index`, moving the last element
-    /// into its place (O(1), as [`Vec::swap_remove`]).
-    ///
-    /// # Panics
-    ///
-    /// If `index >= len`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<char> = ['a', 'b', 'c'].into();
-    /// assert_eq!(c.swap_remove(0), 'a');
-    /// assert_eq!(c, ['c', 'b']);
-    /// ```
-    #[inline]
-    #[track_caller]
-    pub fn swap_remove(&mut self, index: usize) -> T {
-        self.store.vec.swap_remove(index)
-    }
-
     /// Inserts `value` at `index`, shifting the later elements up.
     ///
     /// # Panics
@@ -728,22 +624,6 @@ impl<T, A> ReadWriteCollection<T, A> {
         self.store.vec.insert(index, value);
     }
 
-    /// Removes the last element and returns it.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<i32> = (1..=2).collect();
-    /// assert_eq!(c.pop(), Some(2));
-    /// assert_eq!(c, [1]);
-    /// ```
-    #[inline]
-    pub fn pop(&mut self) -> Option<T> {
-        self.store.vec.pop()
-    }
-
     /// Removes every element (the policy's hook is not called). Keeps the
     /// capacity.
     ///
@@ -759,45 +639,6 @@ impl<T, A> ReadWriteCollection<T, A> {
     #[inline]
     pub fn clear(&mut self) {
         self.store.vec.clear();
-    }
-
-    /// Keeps the first `len` elements and drops the rest.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<i32> = (1..=4).collect();
-    /// c.truncate(2);
-    /// assert_eq!(c, [1, 2]);
-    /// ```
-    #[inline]
-    pub fn truncate(&mut self, len: usize) {
-        self.store.vec.truncate(len);
-    }
-
-    /// Removes the elements in `range` and returns them as an iterator, as
-    /// [`Vec::drain`].
-    ///
-    /// # Panics
-    ///
-    /// If the range is out of bounds.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<i32> = (1..=4).collect();
-    /// let firsts: Vec<i32> = c.drain(..2).collect();
-    /// assert_eq!(firsts, [1, 2]);
-    /// assert_eq!(c, [3, 4]);
-    /// ```
-    #[inline]
-    #[track_caller]
-    pub fn drain<R: RangeBounds<usize>>(&mut self, range: R) -> alloc::vec::Drain<'_, T> {
-        self.store.vec.drain(range)
     }
 
     /// Reserves room for at least `additional` more elements. A bounded
@@ -830,86 +671,6 @@ impl<T, A> ReadWriteCollection<T, A> {
         }
     }
 
-    /// Shrinks the capacity as close to the length as the allocator allows.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<i32> = ReadWriteCollection::with_capacity(100);
-    /// c.push(1);
-    /// c.shrink_to_fit();
-    /// assert!(c.capacity() < 100);
-    /// ```
-    #[inline]
-    pub fn shrink_to_fit(&mut self) {
-        self.store.vec.shrink_to_fit();
-    }
-
-    /// A reference to the element at `index`, if there is one.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let c: ReadWriteCollection<i32> = (1..=2).collect();
-    /// assert_eq!(c.get(1), Some(&2));
-    /// assert_eq!(c.get(2), None);
-    /// ```
-    #[inline]
-    pub fn get(&self, index: usize) -> Option<&T> {
-        self.store.vec.get(index)
-    }
-
-    /// A mutable reference to the element at `index`, if there is one.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<i32> = (1..=2).collect();
-    /// *c.get_mut(0).unwrap() = 7;
-    /// assert_eq!(c, [7, 2]);
-    /// ```
-    #[inline]
-    pub fn get_mut(&mut self, index: usize) -> Option<&mut T> {
-        self.store.vec.get_mut(index)
-    }
-
-    /// An iterator over the elements, in order.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let c: ReadWriteCollection<i32> = (1..=3).collect();
-    /// assert_eq!(c.iter().sum::<i32>(), 6);
-    /// ```
-    #[inline]
-    pub fn iter(&self) -> core::slice::Iter<'_, T> {
-        self.store.vec.iter()
-    }
-
-    /// An iterator over mutable references to the elements, in order.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<i32> = (1..=3).collect();
-    /// c.iter_mut().for_each(|n| *n *= 2);
-    /// assert_eq!(c, [2, 4, 6]);
-    /// ```
-    #[inline]
-    pub fn iter_mut(&mut self) -> core::slice::IterMut<'_, T> {
-        self.store.vec.iter_mut()
-    }
-
     /// Converts into a `Vec` without copying.
     ///
     /// # Examples
@@ -923,6 +684,443 @@ impl<T, A> ReadWriteCollection<T, A> {
     #[inline]
     pub fn into_vec(self) -> Vec<T> {
         self.store.vec
+    }
+}
+
+/// The `Vec` and `arrayvec` methods that add elements or change the
+/// allocation. A bounded collection never grows past its maximum length
+/// through any of them: the `try_` forms give the values back in a
+/// [`CapacityError`], the others panic before changing anything.
+impl<T, A> ReadWriteCollection<T, A> {
+    /// How many more elements fit under the maximum length
+    /// (`max_len - len`), as `arrayvec`'s `remaining_capacity`. For an
+    /// unbounded collection, `usize::MAX - len`.
+    ///
+    /// Unlike [`capacity`](Self::capacity) (the allocation, which grows on
+    /// demand), this is what a bounded collection can still take.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c = ReadWriteCollection::bounded(3);
+    /// c.push(1);
+    /// assert_eq!(c.remaining_capacity(), 2);
+    /// assert_eq!(c.capacity(), 3); // the allocation: no more than the bound
+    /// ```
+    #[inline]
+    pub fn remaining_capacity(&self) -> usize {
+        self.store.room()
+    }
+
+    /// Whether the collection is at its maximum length (always `false`
+    /// for an unbounded collection of non-zero-sized elements).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c = ReadWriteCollection::bounded(1);
+    /// assert!(!c.is_full());
+    /// c.push('x');
+    /// assert!(c.is_full());
+    /// ```
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.store.room() == 0
+    }
+
+    /// Inserts `element` at `index` unless the collection is at its
+    /// maximum length, as `arrayvec`'s `try_insert`.
+    ///
+    /// # Errors
+    ///
+    /// [`CapacityError`] holding `element` if the collection is full.
+    ///
+    /// # Panics
+    ///
+    /// If `index > len`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c = ReadWriteCollection::bounded(2);
+    /// c.push('c');
+    /// assert_eq!(c.try_insert(0, 'a'), Ok(()));
+    /// assert_eq!(c.try_insert(1, 'b').unwrap_err().element(), 'b');
+    /// assert_eq!(c, ['a', 'c']);
+    /// ```
+    #[track_caller]
+    pub fn try_insert(&mut self, index: usize, element: T) -> Result<(), CapacityError<T>> {
+        let len = self.len();
+        assert!(
+            index <= len,
+            "insertion index (is {index}) should be <= len (is {len})"
+        );
+        if self.store.room() == 0 {
+            return Err(CapacityError::new(element));
+        }
+        self.store.reserve_within_bound(1);
+        self.store.vec.insert(index, element);
+        Ok(())
+    }
+
+    /// Moves every element of `other` to the end of this collection,
+    /// leaving `other` empty, as [`Vec::append`].
+    ///
+    /// # Panics
+    ///
+    /// If this collection is bounded and the elements do not all fit;
+    /// then nothing is moved (both collections are unchanged).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<i32> = vec![1, 2, 3].into();
+    /// let mut other: ReadWriteCollection<i32> = vec![4, 5, 6].into();
+    /// c.append(&mut other);
+    /// assert_eq!(c, [1, 2, 3, 4, 5, 6]);
+    /// assert_eq!(other, []);
+    /// ```
+    #[track_caller]
+    pub fn append<B>(&mut self, other: &mut ReadWriteCollection<T, B>) {
+        let n = other.len();
+        self.store.check_room(n);
+        self.store.reserve_within_bound(n);
+        self.store.vec.append(&mut other.store.vec);
+    }
+
+    /// Clones and appends every element of `other`, as
+    /// [`Vec::extend_from_slice`].
+    ///
+    /// If a `clone` panics, the elements cloned before it stay and the
+    /// collection is valid.
+    ///
+    /// # Panics
+    ///
+    /// If this collection is bounded and the elements do not all fit;
+    /// then nothing is added ([`try_extend_from_slice`](Self::try_extend_from_slice)
+    /// returns an error instead).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<i32> = vec![1].into();
+    /// c.extend_from_slice(&[2, 3, 4]);
+    /// assert_eq!(c, [1, 2, 3, 4]);
+    /// ```
+    #[track_caller]
+    pub fn extend_from_slice(&mut self, other: &[T])
+    where
+        T: Clone,
+    {
+        self.store.check_room(other.len());
+        self.store.reserve_within_bound(other.len());
+        self.store.vec.extend_from_slice(other);
+    }
+
+    /// Clones and appends every element of `other` if they all fit, as
+    /// `arrayvec`'s `try_extend_from_slice` (which needs `T: Copy`; this
+    /// takes any `T: Clone`).
+    ///
+    /// # Errors
+    ///
+    /// [`CapacityError`] if the collection is bounded and `other` does not
+    /// fit; nothing is added.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c = ReadWriteCollection::bounded(3);
+    /// assert!(c.try_extend_from_slice(&[1, 2]).is_ok());
+    /// assert!(c.try_extend_from_slice(&[3, 4]).is_err());
+    /// assert_eq!(c, [1, 2]);
+    /// ```
+    pub fn try_extend_from_slice(&mut self, other: &[T]) -> Result<(), CapacityError>
+    where
+        T: Clone,
+    {
+        if other.len() > self.store.room() {
+            return Err(CapacityError::new(()));
+        }
+        self.store.reserve_within_bound(other.len());
+        self.store.vec.extend_from_slice(other);
+        Ok(())
+    }
+
+    /// Pushes the elements of `iter` until the collection is full.
+    ///
+    /// Takes only what it pushes, plus the one element that did not fit:
+    /// pass `iter.by_ref()` to keep the rest.
+    ///
+    /// # Errors
+    ///
+    /// [`CapacityError`] holding the first element that did not fit. The
+    /// elements before it stay pushed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c = ReadWriteCollection::bounded(2);
+    /// let mut source = 1..=5;
+    /// let err = c.try_extend(source.by_ref()).unwrap_err();
+    /// assert_eq!(c, [1, 2]);
+    /// assert_eq!(err.element(), 3);
+    /// assert_eq!(source.collect::<Vec<_>>(), [4, 5]);
+    /// ```
+    pub fn try_extend<I: IntoIterator<Item = T>>(
+        &mut self,
+        iter: I,
+    ) -> Result<(), CapacityError<T>> {
+        for value in iter {
+            self.try_push(value)?;
+        }
+        Ok(())
+    }
+
+    /// Resizes in place so that the length is `new_len`, filling new slots
+    /// with clones of `value`, as [`Vec::resize`].
+    ///
+    /// If a `clone` panics, the clones made before it stay.
+    ///
+    /// # Panics
+    ///
+    /// If the collection is bounded and `new_len` is over its maximum
+    /// length; then nothing changes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<&str> = vec!["hello"].into();
+    /// c.resize(3, "world");
+    /// assert_eq!(c, ["hello", "world", "world"]);
+    ///
+    /// let mut c: ReadWriteCollection<i32> = vec![1, 2, 3, 4].into();
+    /// c.resize(2, 0);
+    /// assert_eq!(c, [1, 2]);
+    /// ```
+    #[track_caller]
+    pub fn resize(&mut self, new_len: usize, value: T)
+    where
+        T: Clone,
+    {
+        let len = self.len();
+        if new_len > len {
+            self.store.check_room(new_len - len);
+            self.store.reserve_within_bound(new_len - len);
+        }
+        self.store.vec.resize(new_len, value);
+    }
+
+    /// Resizes in place so that the length is `new_len`, filling new slots
+    /// with the values `f` returns, as [`Vec::resize_with`].
+    ///
+    /// If `f` panics, the values it made before stay.
+    ///
+    /// # Panics
+    ///
+    /// If the collection is bounded and `new_len` is over its maximum
+    /// length; then nothing changes and `f` is not called.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<i32> = vec![1, 2, 3].into();
+    /// c.resize_with(5, Default::default);
+    /// assert_eq!(c, [1, 2, 3, 0, 0]);
+    ///
+    /// let mut c: ReadWriteCollection<i32> = ReadWriteCollection::new();
+    /// let mut p = 1;
+    /// c.resize_with(4, || { p *= 2; p });
+    /// assert_eq!(c, [2, 4, 8, 16]);
+    /// ```
+    #[track_caller]
+    pub fn resize_with<F: FnMut() -> T>(&mut self, new_len: usize, f: F) {
+        let len = self.len();
+        if new_len > len {
+            self.store.check_room(new_len - len);
+            self.store.reserve_within_bound(new_len - len);
+        }
+        self.store.vec.resize_with(new_len, f);
+    }
+
+    /// Replaces the elements in `range` with those of `replace_with` and
+    /// returns the removed ones, as [`Vec::splice`].
+    ///
+    /// Unlike `Vec::splice`, `replace_with` is collected first (one
+    /// temporary `Vec`), so that a bounded collection can check the final
+    /// length before it changes anything; the returned iterator's type
+    /// says so.
+    ///
+    /// # Panics
+    ///
+    /// If the range is out of bounds (before `replace_with` is iterated),
+    /// or the collection is bounded and the result would be longer than
+    /// its maximum length (then nothing changes; the replacement values
+    /// are dropped).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<i32> = vec![1, 2, 3, 4].into();
+    /// let new = [7, 8, 9];
+    /// let removed: Vec<i32> = c.splice(1..3, new).collect();
+    /// assert_eq!(c, [1, 7, 8, 9, 4]);
+    /// assert_eq!(removed, [2, 3]);
+    ///
+    /// // Insert at an index:
+    /// let mut c: ReadWriteCollection<i32> = vec![1, 5].into();
+    /// c.splice(1..1, [2, 3, 4]);
+    /// assert_eq!(c, [1, 2, 3, 4, 5]);
+    /// ```
+    #[track_caller]
+    pub fn splice<R, I>(
+        &mut self,
+        range: R,
+        replace_with: I,
+    ) -> alloc::vec::Splice<'_, alloc::vec::IntoIter<T>>
+    where
+        R: RangeBounds<usize>,
+        I: IntoIterator<Item = T>,
+    {
+        let (start, end) = range_bounds(range, self.len());
+        let replace: Vec<T> = replace_with.into_iter().collect();
+        let removed = end - start;
+        if replace.len() > removed {
+            let added = replace.len() - removed;
+            self.store.check_room(added);
+            self.store.reserve_within_bound(added);
+        }
+        self.store.vec.splice(start..end, replace)
+    }
+
+    /// Reserves room for exactly `additional` more elements (as
+    /// [`Vec::reserve_exact`]); a bounded collection never reserves past
+    /// its maximum length.
+    ///
+    /// # Panics
+    ///
+    /// If the capacity would exceed `isize::MAX` bytes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<i32> = vec![1].into();
+    /// c.reserve_exact(10);
+    /// assert!(c.capacity() >= 11);
+    /// let mut b: ReadWriteCollection<i32> = ReadWriteCollection::bounded(4);
+    /// b.reserve_exact(10);
+    /// assert_eq!(b.capacity(), 4);
+    /// ```
+    #[track_caller]
+    pub fn reserve_exact(&mut self, additional: usize) {
+        let additional = additional.min(self.store.room());
+        self.store.vec.reserve_exact(additional);
+    }
+
+    /// Tries to reserve room for at least `additional` more elements, as
+    /// [`Vec::try_reserve`]; a bounded collection never reserves past its
+    /// maximum length (as [`reserve`](Self::reserve)).
+    ///
+    /// # Errors
+    ///
+    /// If the capacity would overflow or the allocator fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<u64> = ReadWriteCollection::new();
+    /// assert!(c.try_reserve(8).is_ok());
+    /// assert!(c.capacity() >= 8);
+    /// assert!(c.try_reserve(usize::MAX).is_err());
+    /// ```
+    pub fn try_reserve(
+        &mut self,
+        additional: usize,
+    ) -> Result<(), alloc::collections::TryReserveError> {
+        if self.store.max == usize::MAX {
+            self.store.vec.try_reserve(additional)
+        } else {
+            self.store
+                .vec
+                .try_reserve_exact(additional.min(self.store.room()))
+        }
+    }
+
+    /// Tries to reserve room for exactly `additional` more elements, as
+    /// [`Vec::try_reserve_exact`]; a bounded collection never reserves
+    /// past its maximum length.
+    ///
+    /// # Errors
+    ///
+    /// If the capacity would overflow or the allocator fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<u64> = ReadWriteCollection::new();
+    /// assert!(c.try_reserve_exact(8).is_ok());
+    /// assert!(c.capacity() >= 8);
+    /// assert!(c.try_reserve_exact(usize::MAX).is_err());
+    /// ```
+    pub fn try_reserve_exact(
+        &mut self,
+        additional: usize,
+    ) -> Result<(), alloc::collections::TryReserveError> {
+        let additional = additional.min(self.store.room());
+        self.store.vec.try_reserve_exact(additional)
+    }
+
+    /// The allocated but unused slots, as [`Vec::spare_capacity_mut`],
+    /// limited to [`remaining_capacity`](Self::remaining_capacity) for a
+    /// bounded collection.
+    ///
+    /// This crate offers no `set_len` (it would be `unsafe`): values
+    /// written here do not become elements. Useful as scratch space in
+    /// the allocation, and to check a bound's headroom.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<u8> = ReadWriteCollection::with_capacity(10);
+    /// c.push(1);
+    /// assert!(c.spare_capacity_mut().len() >= 9);
+    /// let mut b: ReadWriteCollection<u8> = ReadWriteCollection::bounded(4);
+    /// b.reserve(4);
+    /// b.push(1);
+    /// assert_eq!(b.spare_capacity_mut().len(), 3);
+    /// ```
+    pub fn spare_capacity_mut(&mut self) -> &mut [core::mem::MaybeUninit<T>] {
+        let room = self.store.room();
+        let spare = self.store.vec.spare_capacity_mut();
+        let n = spare.len().min(room);
+        &mut spare[..n]
     }
 }
 
@@ -1132,6 +1330,51 @@ where
     fn eq(&self, other: &[U; N]) -> bool {
         self.as_slice() == other
     }
+}
+
+impl<T, U, A> PartialEq<&mut [U]> for ReadWriteCollection<T, A>
+where
+    T: PartialEq<U>,
+{
+    #[inline]
+    fn eq(&self, other: &&mut [U]) -> bool {
+        self.as_slice() == &**other
+    }
+}
+
+impl<T, U, A, const N: usize> PartialEq<&[U; N]> for ReadWriteCollection<T, A>
+where
+    T: PartialEq<U>,
+{
+    #[inline]
+    fn eq(&self, other: &&[U; N]) -> bool {
+        self.as_slice() == *other
+    }
+}
+
+/// The comparisons the other way round, so that an oracle can be written
+/// `model == collection` as well as `collection == model`.
+macro_rules! eq_reversed {
+    ($([$($gen:tt)*] $lhs:ty),* $(,)?) => {$(
+        impl<T, U, A, $($gen)*> PartialEq<ReadWriteCollection<U, A>> for $lhs
+        where
+            T: PartialEq<U>,
+        {
+            #[inline]
+            fn eq(&self, other: &ReadWriteCollection<U, A>) -> bool {
+                self[..] == other.as_slice()[..]
+            }
+        }
+    )*};
+}
+
+eq_reversed! {
+    [] Vec<T>,
+    [] [T],
+    [] &[T],
+    [] &mut [T],
+    [const N: usize] [T; N],
+    [const N: usize] &[T; N],
 }
 
 impl<T: PartialOrd, A> PartialOrd for ReadWriteCollection<T, A> {

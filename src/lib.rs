@@ -127,6 +127,153 @@
 //! The crate is tested against a plain-`Vec` model with quickcheck and
 //! cargo-fuzz, under Miri, and (producers) with loom.
 //!
+//! # Testing code that uses this crate
+//!
+//! Property tests and fuzz targets hold these collections in their own
+//! types and check them against a `Vec`. For that:
+//!
+//! * A [`ReadWriteCollection`] compares equal, both ways round, with
+//!   `Vec<T>`, `[T; N]`, `&[T; N]`, `[T]`, `&[T]` and `&mut [T]`, and
+//!   mirrors `Vec`'s methods with the same names and signatures (`dedup*`,
+//!   `splice`, `append`, `split_off`, `extend_from_slice`, `resize*`,
+//!   `extract_if`, `pop_if`, `reserve*`, `try_reserve*`, `shrink_to`, …)
+//!   and `arrayvec`'s bounded ones (`try_insert`, `try_extend_from_slice`,
+//!   `remaining_capacity`, `is_full`, [`CapacityError`]), so an oracle
+//!   applies the same call to both. A bounded collection never grows past
+//!   [`max_len`](ReadWriteCollection::max_len) through any of them: the
+//!   `try_` forms give the values back, the others panic before changing
+//!   anything. ([`capacity`](ReadWriteCollection::capacity) is the
+//!   allocation; [`remaining_capacity`](ReadWriteCollection::remaining_capacity)
+//!   is what still fits under the bound.)
+//! * A generated collection should have the settings the program gives it:
+//!   a test of a bounded collection that generates unbounded ones explores
+//!   states the program never reaches. Every generator keeps a given
+//!   maximum length, [`Mode`], [`ShrinkPolicy`] and auto-remove policy,
+//!   and so does shrinking:
+//!
+//! | framework (feature) | default settings, `A::default()` policy | given settings |
+//! | --- | --- | --- |
+//! | `arbitrary` | `Arbitrary` impls | `template.arbitrary_like(u)`, through `#[arbitrary(with = …)]` |
+//! | `quickcheck` | `Arbitrary` impls (`shrink` keeps the settings of the value shrunk) | `template.quickcheck_like(g)` |
+//! | `proptest` | `any::<ReadWriteCollection<T, A>>()` (and the other types) | `proptest::bounded(element, max, size)`, `proptest::like(&template, element, size)` |
+//! | `serde` | `Deserialize::deserialize` | `Deserialize::deserialize_in_place` keeps the target's |
+//!
+//! The examples below need their features (they are compiled and run by
+//! `cargo test --all-features`).
+//!
+//! ## Deriving `Arbitrary`
+//!
+#![cfg_attr(feature = "arbitrary", doc = "```")]
+#![cfg_attr(not(feature = "arbitrary"), doc = "```ignore")]
+//! use arbitrary::{Arbitrary, Unstructured};
+//! use read_write_collection::{Mode, ReadWriteCollection};
+//!
+//! #[derive(Arbitrary, Debug)]
+//! struct World {
+//!     // The game caps particles at 64: so does every generated world.
+//!     #[arbitrary(with = |u: &mut Unstructured| ReadWriteCollection::bounded(64).arbitrary_like(u))]
+//!     particles: ReadWriteCollection<u8>,
+//!     #[arbitrary(with = |u: &mut Unstructured| ReadWriteCollection::unordered().arbitrary_like(u))]
+//!     bullets: ReadWriteCollection<u16>,
+//!     names: ReadWriteCollection<String>, // defaults: unbounded, ordered
+//! }
+//!
+//! let world = World::arbitrary(&mut Unstructured::new(&[7; 1000])).unwrap();
+//! assert_eq!(world.particles.max_len(), Some(64));
+//! assert!(world.particles.len() <= 64);
+//! assert_eq!(world.bullets.mode(), Mode::Unordered);
+//! ```
+//!
+//! ## A proptest strategy
+//!
+#![cfg_attr(feature = "proptest", doc = "```")]
+#![cfg_attr(not(feature = "proptest"), doc = "```ignore")]
+//! use proptest::prelude::*;
+//! use read_write_collection::proptest::bounded;
+//!
+//! // Removing during a traversal keeps what `Vec::retain` keeps, and a
+//! // bounded collection's failing inputs shrink to bounded inputs.
+//! proptest!(|(mut c in bounded(any::<u8>(), 16, 0..=16))| {
+//!     let mut oracle = c.to_vec();
+//!     oracle.retain(|n| n % 3 != 0);
+//!     c.traverse(|e| if *e % 3 == 0 { e.remove(); });
+//!     prop_assert_eq!(&c, &oracle);
+//!     prop_assert_eq!(c.max_len(), Some(16));
+//! });
+//! ```
+//!
+//! ## A quickcheck property
+//!
+#![cfg_attr(feature = "quickcheck", doc = "```")]
+#![cfg_attr(not(feature = "quickcheck"), doc = "```ignore")]
+//! use quickcheck::{quickcheck, TestResult};
+//! use read_write_collection::ReadWriteCollection;
+//!
+//! fn dedup_like_vec(mut c: ReadWriteCollection<u8>, at: usize) -> TestResult {
+//!     if at > c.len() {
+//!         return TestResult::discard();
+//!     }
+//!     let mut v = c.to_vec();
+//!     let (tail, vtail) = (c.split_off(at), v.split_off(at));
+//!     c.dedup();
+//!     v.dedup();
+//!     TestResult::from_bool(c == v && tail == vtail)
+//! }
+//! quickcheck(dedup_like_vec as fn(_, _) -> TestResult);
+//! ```
+//!
+//! ## A cargo-fuzz target: a work list
+//!
+//! A fuzz target that drives a bounded [`ReadWriteCollection`] as a work
+//! list: each item may spawn more work, which the same pass handles, and
+//! the cap must never lose an item silently. In
+//! `fuzz/fuzz_targets/work_list.rs` the body below is wrapped in
+//! `libfuzzer_sys::fuzz_target!(|input: Input| check(input));`.
+//!
+#![cfg_attr(feature = "arbitrary", doc = "```")]
+#![cfg_attr(not(feature = "arbitrary"), doc = "```ignore")]
+//! use arbitrary::{Arbitrary, Unstructured};
+//! use read_write_collection::ReadWriteCollection;
+//!
+//! #[derive(Arbitrary, Debug)]
+//! struct Input {
+//!     cap: u8,
+//!     /// Each job spawns `job % 4` jobs of `job / 4`.
+//!     jobs: Vec<u8>,
+//! }
+//!
+//! fn check(input: Input) {
+//!     let cap = usize::from(input.cap % 32);
+//!     let mut work = ReadWriteCollection::bounded(cap);
+//!     let mut rejected = Vec::new();
+//!     for job in input.jobs {
+//!         if let Err(e) = work.try_push(job) {
+//!             rejected.push(e.element());
+//!         }
+//!     }
+//!     let queued = work.len();
+//!     let (mut done, mut spawned) = (0, 0);
+//!     let mut cursor = work.cursor();
+//!     while let Some(entry) = cursor.next() {
+//!         let job = entry.remove(); // frees a slot for its children
+//!         done += 1;
+//!         for _ in 0..job % 4 {
+//!             match cursor.try_push(job / 4) {
+//!                 Ok(()) => spawned += 1,
+//!                 Err(e) => rejected.push(e.element()), // never lost
+//!             }
+//!         }
+//!     }
+//!     drop(cursor);
+//!     assert!(work.is_empty());
+//!     assert_eq!(done, queued + spawned, "every queued and spawned job ran once");
+//!     assert!(work.capacity() <= cap);
+//! }
+//!
+//! // What libFuzzer would do with one input:
+//! check(Input::arbitrary(&mut Unstructured::new(b"\x03\x01\x0f\x01\x0e\x01\x07\x00")).unwrap());
+//! ```
+//!
 //! # Feature flags
 //!
 //! * `std` (default): [`Producer`] handles for [`BufferedCollection`], the
@@ -138,6 +285,8 @@
 //! * `rayon`: [`ReadWriteCollection::par_traverse`], a pass that removes and
 //!   pushes on all cores with the serial pass's result (implies `std`; see
 //!   [`parallel`]).
+//! * `proptest`: `proptest::arbitrary::Arbitrary` for the collections and
+//!   strategies in the `proptest` module (implies `std`).
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 // Without `std` the docs still name `Producer` and `ProducerClosed` (as plain
@@ -162,6 +311,9 @@ pub mod layers;
 pub mod parallel;
 #[cfg(feature = "std")]
 mod producer;
+#[cfg(feature = "proptest")]
+#[cfg_attr(docsrs, doc(cfg(feature = "proptest")))]
+pub mod proptest;
 #[cfg(feature = "quickcheck")]
 mod quickcheck_impls;
 #[allow(unsafe_code)]
@@ -170,6 +322,7 @@ mod raw;
 mod serde_impls;
 #[cfg(feature = "std")]
 mod sync;
+mod vec_api;
 
 pub use auto_remove::{AutoRemove, NoAutoRemove, WithHook};
 pub use buffered::BufferedCollection;
@@ -182,6 +335,7 @@ pub use layers::{LayerKey, Layers, LayersCursor};
 pub use parallel::{ParAutoRemove, ParEntry};
 #[cfg(feature = "std")]
 pub use producer::{Producer, ProducerClosed};
+pub use vec_api::ExtractIf;
 
 /// The README's examples, compiled and run as doc tests so they stay true.
 #[cfg(doctest)]

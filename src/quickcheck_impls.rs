@@ -6,11 +6,18 @@ use alloc::vec::Vec;
 
 use quickcheck::{Arbitrary, Gen};
 
-use crate::{BufferedCollection, ReadWriteCollection};
+use crate::{AutoRemove, BufferedCollection, ReadWriteCollection};
 
-/// Generates and shrinks the elements exactly as `Vec<T>` does. The
-/// collection is unbounded, in [`Mode::Ordered`](crate::Mode::Ordered),
-/// with no shrink policy and no auto-remove policy.
+/// Generates and shrinks the elements exactly as `Vec<T>` does. A
+/// generated collection is unbounded, in
+/// [`Mode::Ordered`](crate::Mode::Ordered), with no shrink policy and
+/// `A::default()` as its auto-remove policy; use
+/// [`quickcheck_like`](ReadWriteCollection::quickcheck_like) for other
+/// settings.
+///
+/// Shrinking keeps the settings of the collection being shrunk (maximum
+/// length, mode, shrink policy, a clone of its auto-remove policy), so a
+/// failing bounded input shrinks to smaller bounded inputs.
 ///
 /// # Examples
 ///
@@ -26,18 +33,72 @@ use crate::{BufferedCollection, ReadWriteCollection};
 /// quickcheck(removing_evens_keeps_odds as fn(_) -> bool);
 /// ```
 #[cfg_attr(docsrs, doc(cfg(feature = "quickcheck")))]
-impl<T: Arbitrary> Arbitrary for ReadWriteCollection<T> {
+impl<T, A> Arbitrary for ReadWriteCollection<T, A>
+where
+    T: Arbitrary,
+    A: AutoRemove<T> + Default + Clone + 'static,
+{
     fn arbitrary(g: &mut Gen) -> Self {
-        Vec::<T>::arbitrary(g).into()
+        let mut c = ReadWriteCollection::with_policy(A::default());
+        c.extend(Vec::<T>::arbitrary(g));
+        c
     }
 
     fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
-        Box::new(self.to_vec().shrink().map(Self::from))
+        let template = self.empty_like(self.policy().clone());
+        Box::new(self.to_vec().shrink().map(move |items| {
+            let mut c = template.empty_like(template.policy().clone());
+            // A shrunk `Vec` is never longer than the original.
+            c.extend(items);
+            c
+        }))
+    }
+}
+
+impl<T: Arbitrary, A: Clone> ReadWriteCollection<T, A> {
+    /// Generates a collection with this one's settings (maximum length,
+    /// [`Mode`](crate::Mode), shrink policy, a clone of its auto-remove
+    /// policy), with elements generated as `Vec<T>` generates them and cut
+    /// to the maximum length. This collection's elements are not used.
+    /// [`shrink`](Arbitrary::shrink) keeps the settings too.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// #[derive(Clone, Debug)]
+    /// struct Particles(ReadWriteCollection<u8>);
+    ///
+    /// impl Arbitrary for Particles {
+    ///     fn arbitrary(g: &mut Gen) -> Self {
+    ///         Particles(ReadWriteCollection::bounded(8).quickcheck_like(g))
+    ///     }
+    ///     fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
+    ///         Box::new(self.0.shrink().map(Particles))
+    ///     }
+    /// }
+    ///
+    /// fn never_over_the_cap(Particles(mut c): Particles) -> bool {
+    ///     while c.try_push(0).is_ok() {}
+    ///     c.len() == 8 && c.max_len() == Some(8)
+    /// }
+    /// QuickCheck::new().quickcheck(never_over_the_cap as fn(_) -> bool);
+    /// ```
+    pub fn quickcheck_like(&self, g: &mut Gen) -> Self {
+        let mut items = Vec::<T>::arbitrary(g);
+        items.truncate(self.max_len().unwrap_or(usize::MAX));
+        let mut c = self.empty_like(self.policy().clone());
+        c.extend(items);
+        c
     }
 }
 
 /// Generates visible and pending elements, each as a `Vec<T>`, and shrinks
-/// them as the pair `(visible, pending)`. Nothing is committed.
+/// them as the pair `(visible, pending)`. Nothing is committed. A
+/// generated collection has `A::default()` as its policy; a shrunk one a
+/// clone of the policy of the collection being shrunk.
 ///
 /// # Examples
 ///
@@ -54,23 +115,36 @@ impl<T: Arbitrary> Arbitrary for ReadWriteCollection<T> {
 /// quickcheck(commit_appends_pending as fn(_) -> bool);
 /// ```
 #[cfg_attr(docsrs, doc(cfg(feature = "quickcheck")))]
-impl<T: Arbitrary> Arbitrary for BufferedCollection<T> {
+impl<T, A> Arbitrary for BufferedCollection<T, A>
+where
+    T: Arbitrary,
+    A: AutoRemove<T> + Default + Clone + 'static,
+{
     fn arbitrary(g: &mut Gen) -> Self {
-        buffered(Vec::arbitrary(g), Vec::arbitrary(g))
+        buffered(A::default(), Vec::arbitrary(g), Vec::arbitrary(g))
     }
 
     fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
         let parts = (self.to_vec(), self.pending().to_vec());
+        let policy = self.policy().clone();
         Box::new(
             parts
                 .shrink()
-                .map(|(visible, pending)| buffered(visible, pending)),
+                .map(move |(visible, pending)| buffered(policy.clone(), visible, pending)),
         )
     }
 }
 
-fn buffered<T>(visible: Vec<T>, pending: Vec<T>) -> BufferedCollection<T> {
-    let mut c = BufferedCollection::from(visible);
+fn buffered<T, A: AutoRemove<T>>(
+    policy: A,
+    visible: Vec<T>,
+    pending: Vec<T>,
+) -> BufferedCollection<T, A> {
+    let mut c = BufferedCollection::with_policy(policy);
+    // A fresh collection has nothing pending and no producer: `commit`
+    // moves exactly `visible` into the visible part.
+    c.extend(visible);
+    c.commit();
     c.extend(pending);
     c
 }

@@ -47,37 +47,75 @@ impl<T: Serialize, A> Serialize for ReadWriteCollection<T, A> {
 /// are not checked against the policy until the first traversal or
 /// [`prune`](ReadWriteCollection::prune).
 ///
+/// `deserialize_in_place` (which serde's derive calls for a field with
+/// `#[serde(deserialize_in_place)]`, and `Deserialize::deserialize_in_place`
+/// directly) keeps the target's settings instead: its maximum length, mode,
+/// shrink policy and auto-remove policy, and its allocation. The old
+/// elements are dropped first. A sequence longer than the maximum length
+/// is an error (`invalid_length`); then the target holds the elements read
+/// before it, up to the bound.
+///
 /// # Examples
 ///
 /// ```
 /// use read_write_collection::ReadWriteCollection;
+/// use serde::Deserialize;
 ///
 /// let c: ReadWriteCollection<String> = serde_json::from_str(r#"["a", "b"]"#).unwrap();
 /// assert_eq!(c, ["a", "b"]);
+///
+/// // In place: the bound stays.
+/// let mut bounded: ReadWriteCollection<u8> = ReadWriteCollection::bounded(3);
+/// let mut de = serde_json::Deserializer::from_str("[1, 2]");
+/// Deserialize::deserialize_in_place(&mut de, &mut bounded).unwrap();
+/// assert_eq!(bounded, [1, 2]);
+/// assert_eq!(bounded.max_len(), Some(3));
+///
+/// let mut de = serde_json::Deserializer::from_str("[1, 2, 3, 4]");
+/// assert!(Deserialize::deserialize_in_place(&mut de, &mut bounded).is_err());
+/// assert_eq!(bounded.max_len(), Some(3));
 /// ```
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de, T: Deserialize<'de>, A: Default> Deserialize<'de> for ReadWriteCollection<T, A> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct SeqVisitor<T, A>(PhantomData<(T, A)>);
+        let mut c = ReadWriteCollection::default();
+        deserializer.deserialize_seq(SeqVisitor { place: &mut c })?;
+        Ok(c)
+    }
 
-        impl<'de, T: Deserialize<'de>, A: Default> Visitor<'de> for SeqVisitor<T, A> {
-            type Value = ReadWriteCollection<T, A>;
+    fn deserialize_in_place<D: Deserializer<'de>>(
+        deserializer: D,
+        place: &mut Self,
+    ) -> Result<(), D::Error> {
+        deserializer.deserialize_seq(SeqVisitor { place })
+    }
+}
 
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a sequence")
-            }
+/// Reads a sequence into a collection, keeping its settings.
+struct SeqVisitor<'p, T, A> {
+    place: &'p mut ReadWriteCollection<T, A>,
+}
 
-            fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Self::Value, S::Error> {
-                let mut c = ReadWriteCollection::default();
-                c.reserve(cautious::<T>(seq.size_hint()));
-                while let Some(value) = seq.next_element()? {
-                    c.push(value);
-                }
-                Ok(c)
+impl<'de, T: Deserialize<'de>, A> Visitor<'de> for SeqVisitor<'_, T, A> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.place.max_len() {
+            Some(max) => write!(f, "a sequence of at most {max} elements"),
+            None => f.write_str("a sequence"),
+        }
+    }
+
+    fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<(), S::Error> {
+        self.place.clear();
+        self.place.reserve(cautious::<T>(seq.size_hint()));
+        while let Some(value) = seq.next_element()? {
+            if self.place.try_push(value).is_err() {
+                let len = self.place.len() + 1;
+                return Err(de::Error::invalid_length(len, &self));
             }
         }
-
-        deserializer.deserialize_seq(SeqVisitor(PhantomData))
+        Ok(())
     }
 }
 

@@ -777,7 +777,7 @@ fn bounded_at_max_during_a_pass() {
         match e.val {
             0 => {
                 let err = e.try_push(t.elem(10)).unwrap_err(); // held counts: full
-                log.push(("held-full", err.element().id()));
+                log.push(("held-full", err.element_ref().id()));
             }
             1 => {
                 drop(e.remove());

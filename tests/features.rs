@@ -1,4 +1,6 @@
-//! Tests of the optional-feature impls: `arbitrary`, `quickcheck`, `serde`.
+//! Tests of the optional-feature impls: `arbitrary`, `quickcheck`, `serde`,
+//! `proptest`, and that each can generate a collection that keeps a bound,
+//! a mode, a shrink policy and a policy.
 //! Run with `cargo test --all-features --test features`; each module only
 //! exists when its feature is on.
 
@@ -98,6 +100,82 @@ mod arbitrary_impls {
         assert_eq!(w.events.as_slice(), [20]);
         assert_eq!(w.events.pending(), [30]);
     }
+
+    /// A named, `Default` policy: every `A: AutoRemove<T> + Default` works.
+    #[derive(Clone, Default, Debug, PartialEq)]
+    struct Odd;
+
+    impl read_write_collection::AutoRemove<u8> for Odd {
+        fn should_remove(&mut self, n: &u8) -> bool {
+            n % 2 == 1
+        }
+    }
+
+    #[test]
+    fn any_default_policy() {
+        let bytes = [1, 1, 1, 2, 1, 3, 0, 1, 5, 0, 1, 6, 0];
+        let mut u = Unstructured::new(&bytes);
+        let mut c = ReadWriteCollection::<u8, Odd>::arbitrary(&mut u).unwrap();
+        assert_eq!(c, [1, 2, 3]);
+        assert_eq!(c.prune(), 2);
+        let mut b = BufferedCollection::<u8, Odd>::arbitrary(&mut u).unwrap();
+        assert_eq!((b.as_slice(), b.pending()), (&[5][..], &[6][..]));
+        assert_eq!(b.prune(), 1);
+    }
+
+    #[test]
+    fn arbitrary_like_keeps_every_setting() {
+        use read_write_collection::{Mode, ShrinkPolicy};
+        let mut template = ReadWriteCollection::with_policy(Odd);
+        template.set_max_len(Some(3));
+        template.set_mode(Mode::Unordered);
+        template.set_shrink_policy(Some(ShrinkPolicy::new(10, 2)));
+        template.push(99); // not used
+        for bytes in inputs() {
+            let c = template
+                .arbitrary_like(&mut Unstructured::new(&bytes))
+                .unwrap();
+            assert!(c.len() <= 3, "{c:?}");
+            assert!(c.capacity() <= 3);
+            assert_eq!(c.max_len(), Some(3));
+            assert_eq!(c.mode(), Mode::Unordered);
+            assert_eq!(c.shrink_policy(), Some(ShrinkPolicy::new(10, 2)));
+            assert_eq!(*c.policy(), Odd);
+        }
+        // Generation stops at the bound; up to it, the elements are Vec's.
+        let bytes = [1, 10, 1, 20, 1, 30, 1, 40, 0];
+        let c = template
+            .arbitrary_like(&mut Unstructured::new(&bytes))
+            .unwrap();
+        assert_eq!(c, [10, 20, 30]);
+        let full = ReadWriteCollection::<u8>::bounded(0);
+        assert!(full
+            .arbitrary_like(&mut Unstructured::new(&bytes))
+            .unwrap()
+            .is_empty());
+    }
+
+    #[test]
+    fn derive_with_keeps_the_bound() {
+        use read_write_collection::Mode;
+        #[derive(Arbitrary, Debug)]
+        struct World {
+            #[arbitrary(with = |u: &mut Unstructured| ReadWriteCollection::bounded(2).arbitrary_like(u))]
+            particles: ReadWriteCollection<u8>,
+            #[arbitrary(with = |u: &mut Unstructured| ReadWriteCollection::unordered().arbitrary_like(u))]
+            bullets: ReadWriteCollection<u8>,
+        }
+        let mut saw_full = false;
+        for bytes in inputs() {
+            let w = World::arbitrary(&mut Unstructured::new(&bytes)).unwrap();
+            assert_eq!(w.particles.max_len(), Some(2));
+            assert!(w.particles.len() <= 2);
+            saw_full |= w.particles.is_full();
+            assert_eq!(w.bullets.mode(), Mode::Unordered);
+            assert_eq!(w.bullets.max_len(), None);
+        }
+        assert!(saw_full, "some input should fill the bound");
+    }
 }
 
 #[cfg(feature = "quickcheck")]
@@ -181,6 +259,60 @@ mod quickcheck_impls {
         QuickCheck::new()
             .tests(tests)
             .quickcheck(commit_appends as fn(_) -> bool);
+    }
+
+    #[derive(Clone, Default, Debug, PartialEq)]
+    struct Odd;
+
+    impl read_write_collection::AutoRemove<u8> for Odd {
+        fn should_remove(&mut self, n: &u8) -> bool {
+            n % 2 == 1
+        }
+    }
+
+    #[test]
+    fn any_default_clone_policy() {
+        let mut g = Gen::new(10);
+        let mut c = ReadWriteCollection::<u8, Odd>::arbitrary(&mut g);
+        let odds = c.iter().filter(|n| *n % 2 == 1).count();
+        assert_eq!(c.prune(), odds);
+        let b = BufferedCollection::<u8, Odd>::arbitrary(&mut g);
+        for smaller in b.shrink().take(10) {
+            assert_eq!(*smaller.policy(), Odd);
+        }
+    }
+
+    #[test]
+    fn quickcheck_like_and_shrink_keep_the_settings() {
+        use read_write_collection::{Mode, ShrinkPolicy};
+        let mut template = ReadWriteCollection::with_policy(Odd);
+        template.set_max_len(Some(5));
+        template.set_mode(Mode::Unordered);
+        template.set_shrink_policy(Some(ShrinkPolicy::new(20, 3)));
+        let mut g = Gen::new(30);
+        let check = |c: &ReadWriteCollection<u8, Odd>| {
+            assert!(c.len() <= 5);
+            assert_eq!(c.max_len(), Some(5));
+            assert_eq!(c.mode(), Mode::Unordered);
+            assert_eq!(c.shrink_policy(), Some(ShrinkPolicy::new(20, 3)));
+        };
+        let mut saw_full = false;
+        for _ in 0..100 {
+            let c = template.quickcheck_like(&mut g);
+            check(&c);
+            saw_full |= c.is_full();
+            for smaller in c.shrink() {
+                check(&smaller);
+            }
+        }
+        assert!(saw_full);
+
+        // A minimal counterexample found by shrinking is still bounded.
+        let mut big = ReadWriteCollection::<u8>::bounded(6);
+        big.extend([7, 200, 3, 150, 9]);
+        let min = minimize(big, |c| c.iter().any(|&x| x > 100));
+        assert_eq!(min, [101]);
+        assert_eq!(min.max_len(), Some(6));
     }
 }
 
@@ -300,5 +432,172 @@ mod serde_impls {
         b.commit();
         assert_eq!(b.prune(), 1);
         assert_eq!(b.as_slice(), [2]);
+    }
+
+    #[test]
+    fn deserialize_in_place_keeps_the_settings() {
+        use read_write_collection::{Mode, ShrinkPolicy};
+        use serde::Deserialize;
+
+        let mut c = ReadWriteCollection::with_policy(Negative);
+        c.set_max_len(Some(3));
+        c.set_mode(Mode::Unordered);
+        c.set_shrink_policy(Some(ShrinkPolicy::new(30, 4)));
+        c.extend([7, 8]);
+        let mut de = serde_json::Deserializer::from_str("[1,-2,3]");
+        ReadWriteCollection::deserialize_in_place(&mut de, &mut c).unwrap();
+        assert_eq!(c, [1, -2, 3], "old elements replaced");
+        assert_eq!(c.max_len(), Some(3));
+        assert_eq!(c.mode(), Mode::Unordered);
+        assert_eq!(c.shrink_policy(), Some(ShrinkPolicy::new(30, 4)));
+        assert_eq!(c.prune(), 1, "the policy is the target's");
+
+        let mut de = serde_json::Deserializer::from_str("[1,2,3,4]");
+        let err = ReadWriteCollection::deserialize_in_place(&mut de, &mut c).unwrap_err();
+        assert!(err.to_string().contains("at most 3 elements"), "{err}");
+        assert!(c.len() <= 3 && c.capacity() <= 3);
+        assert_eq!(c.max_len(), Some(3));
+    }
+}
+
+#[cfg(feature = "proptest")]
+mod proptest_impls {
+    use proptest::prelude::*;
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    use read_write_collection::proptest::{bounded, collection, like};
+    use read_write_collection::{
+        AutoRemove, BufferedCollection, Layers, Mode, ReadWriteCollection, ShrinkPolicy,
+    };
+
+    #[derive(Clone, Default, Debug, PartialEq)]
+    struct Odd;
+
+    impl AutoRemove<u8> for Odd {
+        fn should_remove(&mut self, n: &u8) -> bool {
+            n % 2 == 1
+        }
+    }
+
+    /// Shrinks `tree` the way proptest's runner does (simplify after a
+    /// failure, complicate after a pass) and returns the last failing value;
+    /// `check` sees every value tried.
+    fn minimize<T: ValueTree>(
+        mut tree: T,
+        fails: impl Fn(&T::Value) -> bool,
+        check: impl Fn(&T::Value),
+    ) -> T::Value {
+        let mut last_failure = tree.current();
+        assert!(fails(&last_failure));
+        if !tree.simplify() {
+            return last_failure;
+        }
+        loop {
+            let v = tree.current();
+            check(&v);
+            if fails(&v) {
+                last_failure = v;
+                if !tree.simplify() {
+                    break;
+                }
+            } else if !tree.complicate() {
+                break;
+            }
+        }
+        last_failure
+    }
+
+    #[test]
+    fn bounded_values_and_shrinks_keep_the_bound() {
+        let mut runner = TestRunner::deterministic();
+        let strategy = bounded(any::<u8>(), 5, 0..50);
+        let mut saw_full = false;
+        for _ in 0..100 {
+            let tree = strategy.new_tree(&mut runner).unwrap();
+            let c = tree.current();
+            assert!(c.len() <= 5);
+            assert_eq!(c.max_len(), Some(5));
+            saw_full |= c.is_full();
+            if c.iter().any(|&x| x > 100) {
+                let min = minimize(
+                    tree,
+                    |c| c.iter().any(|&x| x > 100),
+                    |c| {
+                        assert_eq!(c.max_len(), Some(5));
+                        assert!(c.len() <= 5);
+                    },
+                );
+                assert_eq!(min, [101], "the minimal failing case");
+            }
+        }
+        assert!(saw_full);
+    }
+
+    #[test]
+    #[should_panic(expected = "over the maximum length")]
+    fn bounded_rejects_an_impossible_size() {
+        let _ = bounded(any::<u8>(), 2, 3..5);
+    }
+
+    #[test]
+    fn like_keeps_mode_shrink_policy_and_policy() {
+        let mut template = ReadWriteCollection::with_policy(Odd);
+        template.set_mode(Mode::Unordered);
+        template.set_max_len(Some(4));
+        template.set_shrink_policy(Some(ShrinkPolicy::new(5, 5)));
+        let check = |c: &ReadWriteCollection<u8, Odd>| {
+            assert_eq!(c.mode(), Mode::Unordered);
+            assert_eq!(c.max_len(), Some(4));
+            assert!(c.len() <= 4);
+            assert_eq!(c.shrink_policy(), Some(ShrinkPolicy::new(5, 5)));
+        };
+        let mut runner = TestRunner::deterministic();
+        let strategy = like(&template, any::<u8>(), 1..10);
+        for _ in 0..50 {
+            let tree = strategy.new_tree(&mut runner).unwrap();
+            check(&tree.current());
+            let min = minimize(tree, |c| !c.is_empty(), check);
+            assert_eq!(min, [0], "shrinks to the smallest allowed value");
+        }
+    }
+
+    #[test]
+    fn collection_and_any() {
+        let mut runner = TestRunner::deterministic();
+        for _ in 0..20 {
+            let c = collection(0..5u8, 2..4)
+                .new_tree(&mut runner)
+                .unwrap()
+                .current();
+            assert!((2..4).contains(&c.len()) && c.iter().all(|x| *x < 5));
+            assert_eq!(c.max_len(), None);
+            let mut p = any::<ReadWriteCollection<u8, Odd>>()
+                .new_tree(&mut runner)
+                .unwrap()
+                .current();
+            let odds = p.iter().filter(|n| *n % 2 == 1).count();
+            assert_eq!(p.prune(), odds);
+            let b = any::<BufferedCollection<u8>>()
+                .new_tree(&mut runner)
+                .unwrap()
+                .current();
+            assert!(b.len() < 100 && b.pending().len() < 100);
+            let l = any::<Layers<u8>>().new_tree(&mut runner).unwrap().current();
+            assert!((1..=4).contains(&l.layer_count()));
+        }
+    }
+
+    proptest! {
+        // No failure file (Miri runs isolated); fewer cases under Miri.
+        #![proptest_config(ProptestConfig {
+            cases: if cfg!(miri) { 4 } else { 256 },
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+        #[test]
+        fn usable_in_the_proptest_macro(mut c in bounded(any::<u8>(), 3, 0..=3)) {
+            while c.try_push(1).is_ok() {}
+            prop_assert_eq!(c.len(), 3);
+        }
     }
 }

@@ -157,6 +157,8 @@ enum Op {
     FlagAt(u8),
     Prune,
     Traverse(Vec<Action>),
+    /// A `Vec`/`arrayvec` method (see [`VecOp`]).
+    Vec(VecOp),
 }
 
 impl Arbitrary for Op {
@@ -173,6 +175,7 @@ impl Arbitrary for Op {
             44 => Op::Clear,
             45..=54 => Op::FlagAt(u8::arbitrary(g)),
             55..=59 => Op::Prune,
+            60..=74 => Op::Vec(VecOp::arbitrary(g)),
             _ => Op::Traverse(Vec::arbitrary(g)),
         }
     }
@@ -483,6 +486,7 @@ impl<A: AutoRemove<Elem>> Driver<'_, A> {
                 self.model = stay;
             }
             Op::Traverse(actions) => self.traverse(actions),
+            Op::Vec(op) => return self.vec_op(op),
         }
         self.check_state();
     }
@@ -691,6 +695,473 @@ fn check(cfg: Cfg, ops: &[Op]) {
     }
 }
 
+// ------------------------------------------------- the Vec-like methods
+
+/// A `Vec`/`arrayvec` method applied outside traversals, checked against
+/// the same method on the model (`Vec<Key>`). Indices and lengths are
+/// reduced modulo the current length. The `*Panic` forms make the user
+/// closure panic on its `n`-th call; the collection must then hold what
+/// the model says and every element must be in it or dropped once.
+#[derive(Clone, Debug)]
+enum VecOp {
+    DedupByVal,
+    DedupByKey(u8),
+    DedupByPanic(u8),
+    PopIf(u8),
+    Insert(u8),
+    Remove(u8),
+    SwapRemove(u8),
+    Truncate(u8),
+    Drain(u8, u8),
+    Retain(u8),
+    SplitOff(u8),
+    Splice(u8, u8, Spawn),
+    Append(Spawn),
+    ExtendFromSlice(Spawn),
+    TryExtendFromSlice(Spawn),
+    TryExtend(Spawn),
+    Resize(u8),
+    ResizeWith(u8),
+    ResizeWithPanic(u8, u8),
+    /// `extract_if(start..end, val % m == 0)`, taking at most `take`.
+    ExtractIf {
+        start: u8,
+        end: u8,
+        m: u8,
+        take: u8,
+    },
+    ExtractIfPanic {
+        start: u8,
+        end: u8,
+        n: u8,
+    },
+    ShrinkTo(u8),
+    ReserveExact(u8),
+    TryReserve(u8),
+}
+
+impl Arbitrary for VecOp {
+    fn arbitrary(g: &mut Gen) -> Self {
+        let small = |g: &mut Gen| Spawn {
+            n: u8::arbitrary(g) % 6,
+            flags: u8::arbitrary(g) & u8::arbitrary(g),
+        };
+        let b = |g: &mut Gen| u8::arbitrary(g);
+        match u8::arbitrary(g) % 25 {
+            0 => VecOp::DedupByVal,
+            1 => VecOp::DedupByKey(b(g)),
+            2 => VecOp::DedupByPanic(b(g)),
+            3 => VecOp::PopIf(b(g)),
+            4 => VecOp::Insert(b(g)),
+            5 => VecOp::Remove(b(g)),
+            6 => VecOp::SwapRemove(b(g)),
+            7 => VecOp::Truncate(b(g)),
+            8 => VecOp::Drain(b(g), b(g)),
+            9 => VecOp::Retain(b(g)),
+            10 => VecOp::SplitOff(b(g)),
+            11 => VecOp::Splice(b(g), b(g), small(g)),
+            12 => VecOp::Append(small(g)),
+            13 => VecOp::ExtendFromSlice(small(g)),
+            14 => VecOp::Splice(b(g), b(g), small(g)),
+            15 => VecOp::TryExtendFromSlice(small(g)),
+            16 => VecOp::TryExtend(small(g)),
+            17 => VecOp::Resize(b(g)),
+            18 => VecOp::ResizeWith(b(g)),
+            19 => VecOp::ResizeWithPanic(b(g), b(g)),
+            20 => VecOp::ExtractIf {
+                start: b(g),
+                end: b(g),
+                m: b(g),
+                take: b(g),
+            },
+            21 => VecOp::ExtractIfPanic {
+                start: b(g),
+                end: b(g),
+                n: b(g),
+            },
+            22 => VecOp::ShrinkTo(b(g)),
+            23 => VecOp::ReserveExact(b(g)),
+            _ => VecOp::TryReserve(b(g)),
+        }
+    }
+}
+
+/// `i` reduced to `0..n` (0 when `n == 0`).
+fn modulo(i: u8, n: usize) -> usize {
+    if n == 0 {
+        0
+    } else {
+        usize::from(i) % n
+    }
+}
+
+/// A range in `0..=len` from two bytes.
+fn range_of(a: u8, b: u8, len: usize) -> std::ops::Range<usize> {
+    let (a, b) = (modulo(a, len + 1), modulo(b, len + 1));
+    a.min(b)..a.max(b)
+}
+
+/// Runs `f`, which must panic with a message starting with `prefix`.
+fn expect_panic(prefix: &str, f: impl FnOnce()) {
+    let payload = catch_unwind(AssertUnwindSafe(f)).expect_err("expected a panic");
+    let msg = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    assert!(msg.starts_with(prefix), "unexpected panic: {msg}");
+}
+
+/// `dedup_by` on the model, with a comparison that panics on call `panic_at`
+/// (1-based; 0: never): the kept prefix, then everything not yet compared.
+fn model_dedup_by(
+    model: &mut Vec<Key>,
+    panic_at: usize,
+    same: impl Fn(&Key, &Key) -> bool,
+) -> bool {
+    let mut kept: Vec<Key> = Vec::new();
+    let mut calls = 0;
+    for (i, k) in model.iter().enumerate() {
+        if let Some(last) = kept.last() {
+            calls += 1;
+            if calls == panic_at {
+                kept.extend_from_slice(&model[i..]);
+                *model = kept;
+                return true;
+            }
+            if same(k, last) {
+                continue;
+            }
+        }
+        kept.push(*k);
+    }
+    *model = kept;
+    false
+}
+
+impl<A: AutoRemove<Elem>> Driver<'_, A> {
+    fn room(&self) -> usize {
+        self.cfg.max.unwrap_or(usize::MAX) - self.model.len()
+    }
+
+    fn vec_op(&mut self, op: &VecOp) {
+        let t = self.t;
+        let len = self.model.len();
+        match op {
+            VecOp::DedupByVal => {
+                self.c.dedup_by(|a, b| a.val == b.val);
+                model_dedup_by(&mut self.model, 0, |a, b| a.1 == b.1);
+            }
+            VecOp::DedupByKey(m) => {
+                let m = i64::from(*m % 4 + 1);
+                self.c.dedup_by_key(|e| e.val % m);
+                self.model.dedup_by_key(|k| k.1 % m);
+            }
+            VecOp::DedupByPanic(n) => {
+                let n = usize::from(*n % 6) + 1;
+                let mut calls = 0;
+                let will_panic = model_dedup_by(&mut self.model, n, |a, b| a.1 % 2 == b.1 % 2);
+                let c = &mut self.c;
+                let r = catch_unwind(AssertUnwindSafe(|| {
+                    c.dedup_by(|a, b| {
+                        calls += 1;
+                        assert!(calls != n, "panic in dedup_by");
+                        a.val % 2 == b.val % 2
+                    })
+                }));
+                assert_eq!(r.is_err(), will_panic, "dedup_by panicked as modelled");
+            }
+            VecOp::PopIf(m) => {
+                let m = i64::from(*m % 3 + 1);
+                let got = self.c.pop_if(|e| e.val % m == 0).map(|e| e.key());
+                let want = self.model.pop_if_model(|k| k.1 % m == 0);
+                assert_eq!(got, want, "pop_if");
+            }
+            VecOp::Insert(i) => {
+                let i = modulo(*i, len + 1);
+                let e = t.elem(7);
+                let k = e.key();
+                match self.c.try_insert(i, e) {
+                    Ok(()) => {
+                        assert!(self.room() > 0, "try_insert accepted past the max");
+                        self.model.insert(i, k);
+                    }
+                    Err(err) => {
+                        assert_eq!(self.room(), 0, "try_insert rejected below the max");
+                        assert_eq!(err.element().key(), k, "the rejected value comes back");
+                    }
+                }
+            }
+            VecOp::Remove(i) if len > 0 => {
+                let i = modulo(*i, len);
+                assert_eq!(self.c.remove(i).key(), self.model.remove(i));
+            }
+            VecOp::SwapRemove(i) if len > 0 => {
+                let i = modulo(*i, len);
+                assert_eq!(self.c.swap_remove(i).key(), self.model.swap_remove(i));
+            }
+            VecOp::Remove(_) | VecOp::SwapRemove(_) => {}
+            VecOp::Truncate(n) => {
+                let n = modulo(*n, len + 2);
+                self.c.truncate(n);
+                self.model.truncate(n);
+            }
+            VecOp::Drain(a, b) => {
+                let r = range_of(*a, *b, len);
+                let got: Vec<Key> = self.c.drain(r.clone()).map(|e| e.key()).collect();
+                let want: Vec<Key> = self.model.drain(r).collect();
+                assert_eq!(got, want, "drain");
+            }
+            VecOp::Retain(m) => {
+                let m = i64::from(*m % 3 + 2);
+                self.c.retain(|e| e.val % m != 0);
+                self.model.retain(|k| k.1 % m != 0);
+            }
+            VecOp::SplitOff(at) => {
+                let at = modulo(*at, len + 1);
+                let got: Vec<Key> = self.c.split_off(at).iter().map(Elem::key).collect();
+                assert_eq!(got, self.model.split_off(at), "split_off");
+            }
+            VecOp::Splice(a, b, s) => {
+                let r = range_of(*a, *b, len);
+                let new = spawn(t, s);
+                let new_keys: Vec<Key> = new.iter().map(Elem::key).collect();
+                let grows = new.len().saturating_sub(r.len());
+                if grows > self.room() {
+                    let c = &mut self.c;
+                    expect_panic("adding", || drop(c.splice(r, new)));
+                } else {
+                    let got: Vec<Key> = self.c.splice(r.clone(), new).map(|e| e.key()).collect();
+                    let want: Vec<Key> = self.model.splice(r, new_keys).collect();
+                    assert_eq!(got, want, "splice");
+                }
+            }
+            VecOp::Append(s) => {
+                let mut other: ReadWriteCollection<Elem> = spawn(t, s).into();
+                let other_keys = keys(&other);
+                if other.len() > self.room() {
+                    let c = &mut self.c;
+                    expect_panic("adding", || c.append(&mut other));
+                    assert_eq!(keys(&other), other_keys, "a failed append moves nothing");
+                } else {
+                    self.c.append(&mut other);
+                    assert!(other.is_empty());
+                    self.model.extend(other_keys);
+                }
+            }
+            VecOp::ExtendFromSlice(s) | VecOp::TryExtendFromSlice(s) => {
+                let source = spawn(t, s);
+                let fits = source.len() <= self.room();
+                let first_clone = t.created() as u32;
+                if let VecOp::TryExtendFromSlice(_) = op {
+                    assert_eq!(self.c.try_extend_from_slice(&source).is_ok(), fits);
+                } else if fits {
+                    self.c.extend_from_slice(&source);
+                } else {
+                    let c = &mut self.c;
+                    expect_panic("adding", || c.extend_from_slice(&source));
+                }
+                if fits {
+                    // Clones are new elements, made in slice order.
+                    self.model.extend(
+                        source
+                            .iter()
+                            .enumerate()
+                            .map(|(i, e)| (first_clone + i as u32, e.val, e.flag)),
+                    );
+                } else {
+                    assert_eq!(t.created() as u32, first_clone, "nothing was cloned");
+                }
+            }
+            VecOp::TryExtend(s) => {
+                let new = spawn(t, s);
+                let room = self.room();
+                let keys_new: Vec<Key> = new.iter().map(Elem::key).collect();
+                let mut rest = new.into_iter();
+                match self.c.try_extend(rest.by_ref()) {
+                    Ok(()) => {
+                        assert!(keys_new.len() <= room);
+                        self.model.extend(keys_new);
+                    }
+                    Err(err) => {
+                        assert!(keys_new.len() > room, "try_extend rejected below the max");
+                        assert_eq!(err.element().key(), keys_new[room], "first rejected value");
+                        self.model.extend_from_slice(&keys_new[..room]);
+                        let left: Vec<Key> = rest.map(|e| e.key()).collect();
+                        assert_eq!(left, keys_new[room + 1..], "the rest is not consumed");
+                    }
+                }
+            }
+            VecOp::Resize(n) => {
+                let new_len = usize::from(*n % 16);
+                let value = t.elem(3);
+                let vk = value.key();
+                let first_new = t.created() as u32;
+                if new_len > len && new_len - len > self.room() {
+                    let c = &mut self.c;
+                    expect_panic("adding", || c.resize(new_len, value));
+                } else {
+                    self.c.resize(new_len, value);
+                    if new_len <= len {
+                        self.model.truncate(new_len);
+                    } else {
+                        // The value itself and fresh clones of it, in an
+                        // order `Vec` does not promise: check the ids are
+                        // exactly those.
+                        let added: Vec<Key> = keys(&self.c)[len..].to_vec();
+                        let mut ids: Vec<u32> = added.iter().map(|k| k.0).collect();
+                        ids.sort_unstable();
+                        let mut want: Vec<u32> =
+                            (first_new..first_new + (new_len - len - 1) as u32).collect();
+                        want.push(vk.0);
+                        want.sort_unstable();
+                        assert_eq!(ids, want, "resize's new elements");
+                        assert!(added.iter().all(|k| (k.1, k.2) == (vk.1, vk.2)));
+                        self.model.extend(added);
+                    }
+                }
+            }
+            VecOp::ResizeWith(n) | VecOp::ResizeWithPanic(n, _) => {
+                let new_len = usize::from(*n % 16);
+                let panic_at = match op {
+                    VecOp::ResizeWithPanic(_, p) => usize::from(*p % 4) + 1,
+                    _ => 0,
+                };
+                let grows = new_len.saturating_sub(len);
+                if grows > self.room() {
+                    let c = &mut self.c;
+                    expect_panic("adding", || c.resize_with(new_len, || t.elem(5)));
+                } else {
+                    let first = t.created() as u32;
+                    let mut calls = 0;
+                    let c = &mut self.c;
+                    let r = catch_unwind(AssertUnwindSafe(|| {
+                        c.resize_with(new_len, || {
+                            calls += 1;
+                            assert!(calls != panic_at, "panic in resize_with");
+                            t.elem(5)
+                        })
+                    }));
+                    let made = if panic_at != 0 && grows >= panic_at {
+                        assert!(r.is_err(), "resize_with should have panicked");
+                        panic_at - 1
+                    } else {
+                        assert!(r.is_ok());
+                        grows
+                    };
+                    self.model.truncate(new_len);
+                    self.model
+                        .extend((0..made as u32).map(|i| (first + i, 5, false)));
+                }
+            }
+            VecOp::ExtractIf {
+                start,
+                end,
+                m,
+                take,
+            } => {
+                let r = range_of(*start, *end, len);
+                let m = i64::from(*m % 3 + 1);
+                let take = usize::from(*take % 8);
+                let got: Vec<Key> = self
+                    .c
+                    .extract_if(r.clone(), |e| e.val % m == 0)
+                    .take(take)
+                    .map(|e| e.key())
+                    .collect();
+                // The model: walk the range until `take` were extracted.
+                let mut want = Vec::new();
+                let mut kept = self.model[..r.start].to_vec();
+                let mut i = r.start;
+                while i < r.end && want.len() < take {
+                    let k = self.model[i];
+                    if k.1 % m == 0 {
+                        want.push(k);
+                    } else {
+                        kept.push(k);
+                    }
+                    i += 1;
+                }
+                kept.extend_from_slice(&self.model[i..]);
+                assert_eq!(got, want, "extract_if's yield");
+                self.model = kept;
+            }
+            VecOp::ExtractIfPanic { start, end, n } => {
+                let r = range_of(*start, *end, len);
+                let n = usize::from(*n % 5) + 1;
+                let mut calls = 0;
+                let mut got = Vec::new();
+                let c = &mut self.c;
+                let res = catch_unwind(AssertUnwindSafe(|| {
+                    for e in c.extract_if(r.clone(), |e| {
+                        calls += 1;
+                        assert!(calls != n, "panic in extract_if");
+                        e.val % 2 == 0
+                    }) {
+                        got.push(e.key());
+                    }
+                }));
+                // Model: the first n - 1 tested elements are decided, the
+                // n-th (if any) panics and is kept with everything after.
+                let tested = r.len().min(n - 1);
+                assert_eq!(
+                    res.is_err(),
+                    r.len() >= n,
+                    "extract_if panicked as modelled"
+                );
+                let mut kept = self.model[..r.start].to_vec();
+                let mut want = Vec::new();
+                for k in &self.model[r.start..r.start + tested] {
+                    if k.1 % 2 == 0 {
+                        want.push(*k);
+                    } else {
+                        kept.push(*k);
+                    }
+                }
+                kept.extend_from_slice(&self.model[r.start + tested..]);
+                assert_eq!(got, want, "extract_if's yield before the panic");
+                self.model = kept;
+            }
+            VecOp::ShrinkTo(n) => {
+                self.c.shrink_to(usize::from(*n % 16));
+                assert!(self.c.capacity() >= self.c.len());
+            }
+            VecOp::ReserveExact(n) => {
+                let n = usize::from(*n % 32);
+                self.c.reserve_exact(n);
+                assert!(self.c.capacity() >= len + n.min(self.room()));
+            }
+            VecOp::TryReserve(n) => {
+                let n = usize::from(*n % 32);
+                self.c.try_reserve(n).unwrap();
+                assert!(self.c.capacity() >= len + n.min(self.room()));
+                assert!(self.c.spare_capacity_mut().len() <= self.room());
+            }
+        }
+        assert_eq!(
+            self.c.remaining_capacity(),
+            self.room(),
+            "remaining_capacity"
+        );
+        assert_eq!(self.c.is_full(), self.room() == 0, "is_full");
+        self.check_state();
+    }
+}
+
+trait PopIfModel {
+    fn pop_if_model(&mut self, f: impl FnOnce(&Key) -> bool) -> Option<Key>;
+}
+
+impl PopIfModel for Vec<Key> {
+    fn pop_if_model(&mut self, f: impl FnOnce(&Key) -> bool) -> Option<Key> {
+        if f(self.last()?) {
+            self.pop()
+        } else {
+            None
+        }
+    }
+}
+
 // ------------------------------------------------------------- properties
 
 fn qc() -> QuickCheck {
@@ -821,6 +1292,39 @@ fn model_fixed_sequence() {
         ]),
         Op::Push { flag: true },
         Op::Push { flag: false },
+        Op::Extend(s(9, 0)),
+        Op::Vec(VecOp::DedupByKey(1)),
+        Op::Vec(VecOp::DedupByPanic(2)),
+        Op::Vec(VecOp::ExtractIfPanic {
+            start: 0,
+            end: 9,
+            n: 3,
+        }),
+        Op::Vec(VecOp::ExtractIf {
+            start: 1,
+            end: 200,
+            m: 1,
+            take: 2,
+        }),
+        Op::Vec(VecOp::Splice(1, 2, s(4, 0))),
+        Op::Vec(VecOp::Append(s(3, 0))),
+        Op::Vec(VecOp::ExtendFromSlice(s(2, 0))),
+        Op::Vec(VecOp::TryExtendFromSlice(s(5, 0))),
+        Op::Vec(VecOp::TryExtend(s(5, 0))),
+        Op::Vec(VecOp::Resize(12)),
+        Op::Vec(VecOp::ResizeWithPanic(15, 1)),
+        Op::Vec(VecOp::Insert(1)),
+        Op::Vec(VecOp::PopIf(0)),
+        Op::Vec(VecOp::SplitOff(2)),
+        Op::Vec(VecOp::DedupByVal),
+        Op::Vec(VecOp::Drain(1, 2)),
+        Op::Vec(VecOp::Retain(0)),
+        Op::Vec(VecOp::ShrinkTo(0)),
+        Op::Vec(VecOp::ReserveExact(9)),
+        Op::Vec(VecOp::TryReserve(9)),
+        Op::Vec(VecOp::Remove(3)),
+        Op::Vec(VecOp::SwapRemove(3)),
+        Op::Vec(VecOp::Truncate(1)),
         Op::Clear,
         Op::Push { flag: false },
     ];

@@ -1,0 +1,348 @@
+//! Support for the `proptest` crate (feature `proptest`): strategies that
+//! generate [`ReadWriteCollection`]s with a given bound and mode, and
+//! `proptest::arbitrary::Arbitrary` for the collection types (so
+//! `any::<ReadWriteCollection<u8>>()` works).
+//!
+//! Every value a strategy here produces, and every value it shrinks to,
+//! has the strategy's settings: the same maximum length (and never more
+//! elements than it), [`Mode`](crate::Mode) and shrink policy. Shrinking
+//! removes elements and shrinks the remaining ones, as
+//! `proptest::collection::vec` does.
+//!
+//! # Examples
+//!
+//! ```
+//! use proptest::prelude::*;
+//! use read_write_collection::proptest::bounded;
+//!
+//! proptest!(|(mut c in bounded(any::<u8>(), 8, 0..=8))| {
+//!     prop_assert_eq!(c.max_len(), Some(8));
+//!     while c.try_push(0).is_ok() {}
+//!     prop_assert_eq!(c.len(), 8);
+//! });
+//! ```
+
+use alloc::vec::Vec;
+use core::fmt;
+
+use ::proptest::arbitrary::Arbitrary;
+use ::proptest::collection::{vec, SizeRange, VecStrategy, VecValueTree};
+use ::proptest::strategy::{Map, NewTree, Strategy, ValueTree};
+use ::proptest::test_runner::TestRunner;
+
+use crate::layers::LayerKey;
+use crate::{AutoRemove, BufferedCollection, Layers, NoAutoRemove, ReadWriteCollection};
+
+/// The strategy of [`collection`], [`bounded`] and [`like`]: collections of
+/// elements drawn from `S`, with the settings of a template.
+#[must_use = "strategies do nothing unless used"]
+pub struct CollectionStrategy<S: Strategy, A = NoAutoRemove> {
+    elements: VecStrategy<S>,
+    template: Template<S::Value, A>,
+}
+
+/// An empty collection whose settings every value copies, and how to make
+/// each value's policy from the template's.
+struct Template<T, A> {
+    empty: ReadWriteCollection<T, A>,
+    policy: fn(&A) -> A,
+}
+
+impl<T, A> Template<T, A> {
+    fn copy(&self) -> Self {
+        Template {
+            empty: self.empty.empty_like((self.policy)(self.empty.policy())),
+            policy: self.policy,
+        }
+    }
+
+    fn build(&self, items: Vec<T>) -> ReadWriteCollection<T, A> {
+        let mut c = self.empty.empty_like((self.policy)(self.empty.policy()));
+        // The size range was clamped to the bound, so every element fits.
+        if c.try_extend(items).is_err() {
+            unreachable!("the size range is clamped to the maximum length");
+        }
+        c
+    }
+}
+
+/// The value tree of a [`CollectionStrategy`]: shrinks as
+/// `proptest::collection::vec` does, and builds every value with the
+/// strategy's settings.
+pub struct CollectionValueTree<V: ValueTree, A = NoAutoRemove> {
+    elements: VecValueTree<V>,
+    template: Template<V::Value, A>,
+}
+
+impl<S: Strategy, A> fmt::Debug for CollectionStrategy<S, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CollectionStrategy")
+            .field("elements", &self.elements)
+            .field("max_len", &self.template.empty.max_len())
+            .field("mode", &self.template.empty.mode())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<V: ValueTree, A> fmt::Debug for CollectionValueTree<V, A>
+where
+    V: fmt::Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CollectionValueTree")
+            .field("elements", &self.elements)
+            .field("max_len", &self.template.empty.max_len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: Strategy, A> Strategy for CollectionStrategy<S, A> {
+    type Tree = CollectionValueTree<S::Tree, A>;
+    type Value = ReadWriteCollection<S::Value, A>;
+
+    fn new_tree(&self, runner: &mut TestRunner) -> NewTree<Self> {
+        Ok(CollectionValueTree {
+            elements: self.elements.new_tree(runner)?,
+            template: self.template.copy(),
+        })
+    }
+}
+
+impl<V: ValueTree, A> ValueTree for CollectionValueTree<V, A> {
+    type Value = ReadWriteCollection<V::Value, A>;
+
+    fn current(&self) -> Self::Value {
+        self.template.build(self.elements.current())
+    }
+
+    fn simplify(&mut self) -> bool {
+        self.elements.simplify()
+    }
+
+    fn complicate(&mut self) -> bool {
+        self.elements.complicate()
+    }
+}
+
+/// `size` limited to at most `max` elements.
+///
+/// # Panics
+/// If the range's smallest size is over `max`.
+#[track_caller]
+fn clamp(size: SizeRange, max: Option<usize>) -> SizeRange {
+    let Some(max) = max else { return size };
+    let (start, end) = size.start_end_incl();
+    assert!(
+        start <= max,
+        "the size range starts at {start}, over the maximum length {max}"
+    );
+    (start..=end.min(max)).into()
+}
+
+/// Unbounded, [ordered](crate::Mode::Ordered) collections whose length is
+/// in `size` and whose elements come from `element`.
+///
+/// # Examples
+///
+/// ```
+/// use proptest::prelude::*;
+/// use read_write_collection::proptest::collection;
+///
+/// proptest!(|(c in collection(0..10u8, 1..5))| {
+///     prop_assert!((1..5).contains(&c.len()));
+///     prop_assert_eq!(c.max_len(), None);
+/// });
+/// ```
+pub fn collection<S: Strategy>(element: S, size: impl Into<SizeRange>) -> CollectionStrategy<S> {
+    like(&ReadWriteCollection::new(), element, size)
+}
+
+/// [Bounded](ReadWriteCollection::bounded) collections: `max_len() ==
+/// Some(max)`, length in `size` (limited to `max`), elements from
+/// `element`. Shrunk values keep the bound.
+///
+/// # Panics
+///
+/// If `size` starts above `max` (no value could be generated).
+///
+/// # Examples
+///
+/// ```
+/// use proptest::prelude::*;
+/// use read_write_collection::proptest::bounded;
+///
+/// proptest!(|(c in bounded(any::<u32>(), 4, 0..100))| {
+///     prop_assert!(c.len() <= 4);
+///     prop_assert_eq!(c.max_len(), Some(4));
+/// });
+/// ```
+#[track_caller]
+pub fn bounded<S: Strategy>(
+    element: S,
+    max: usize,
+    size: impl Into<SizeRange>,
+) -> CollectionStrategy<S> {
+    like(&ReadWriteCollection::bounded(max), element, size)
+}
+
+/// Collections with the settings of `template` (maximum length,
+/// [`Mode`](crate::Mode), shrink policy) and a clone of its auto-remove
+/// policy, length in `size` (limited to the template's maximum length),
+/// elements from `element`. The template's elements are not used.
+///
+/// # Panics
+///
+/// If `size` starts above the template's maximum length.
+///
+/// # Examples
+///
+/// ```
+/// use proptest::prelude::*;
+/// use read_write_collection::{Mode, ReadWriteCollection};
+/// use read_write_collection::proptest::like;
+///
+/// let mut template: ReadWriteCollection<u8> = ReadWriteCollection::unordered();
+/// template.set_max_len(Some(16));
+/// proptest!(|(c in like(&template, any::<u8>(), 0..32))| {
+///     prop_assert_eq!(c.mode(), Mode::Unordered);
+///     prop_assert_eq!(c.max_len(), Some(16));
+/// });
+/// ```
+#[track_caller]
+pub fn like<S, A>(
+    template: &ReadWriteCollection<S::Value, A>,
+    element: S,
+    size: impl Into<SizeRange>,
+) -> CollectionStrategy<S, A>
+where
+    S: Strategy,
+    A: Clone,
+{
+    let size = clamp(size.into(), template.max_len());
+    CollectionStrategy {
+        elements: vec(element, size),
+        template: Template {
+            empty: template.empty_like(template.policy().clone()),
+            policy: A::clone,
+        },
+    }
+}
+
+/// Generates the elements as `Vec<T>` does (the parameters are `Vec`'s:
+/// a size range and the element's parameters). The collection is
+/// unbounded and ordered, with `A::default()` as its policy; use
+/// [`bounded`] or [`like`] for other settings.
+///
+/// # Examples
+///
+/// ```
+/// use proptest::prelude::*;
+/// use read_write_collection::ReadWriteCollection;
+///
+/// proptest!(|(c in any::<ReadWriteCollection<u8>>())| {
+///     prop_assert_eq!(c.max_len(), None);
+/// });
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "proptest")))]
+impl<T, A> Arbitrary for ReadWriteCollection<T, A>
+where
+    T: Arbitrary,
+    A: AutoRemove<T> + Default,
+{
+    type Parameters = (SizeRange, T::Parameters);
+    type Strategy = CollectionStrategy<T::Strategy, A>;
+
+    fn arbitrary_with((size, element): Self::Parameters) -> Self::Strategy {
+        CollectionStrategy {
+            elements: vec(T::arbitrary_with(element), size),
+            template: Template {
+                empty: ReadWriteCollection::with_policy(A::default()),
+                policy: |_| A::default(),
+            },
+        }
+    }
+}
+
+type Parts<T> = (Vec<T>, Vec<T>);
+
+/// Generates the visible elements, then the pending ones, each as a
+/// `Vec<T>` (the parameters apply to both); nothing is committed. The
+/// policy is `A::default()`.
+///
+/// # Examples
+///
+/// ```
+/// use proptest::prelude::*;
+/// use read_write_collection::BufferedCollection;
+///
+/// proptest!(|(mut c in any::<BufferedCollection<u8>>())| {
+///     let expected = [c.as_slice(), c.pending()].concat();
+///     c.commit();
+///     prop_assert_eq!(c.as_slice(), expected.as_slice());
+/// });
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "proptest")))]
+impl<T, A> Arbitrary for BufferedCollection<T, A>
+where
+    T: Arbitrary,
+    T::Parameters: Clone,
+    A: AutoRemove<T> + Default,
+{
+    type Parameters = (SizeRange, T::Parameters);
+    #[allow(clippy::type_complexity)]
+    type Strategy = Map<(VecStrategy<T::Strategy>, VecStrategy<T::Strategy>), fn(Parts<T>) -> Self>;
+
+    fn arbitrary_with((size, element): Self::Parameters) -> Self::Strategy {
+        let parts = (
+            vec(T::arbitrary_with(element.clone()), size.clone()),
+            vec(T::arbitrary_with(element), size),
+        );
+        parts.prop_map(build_buffered::<T, A> as fn(Parts<T>) -> Self)
+    }
+}
+
+fn build_buffered<T, A: AutoRemove<T> + Default>(
+    (visible, pending): Parts<T>,
+) -> BufferedCollection<T, A> {
+    let mut c = BufferedCollection::with_policy(A::default());
+    // A fresh collection has nothing pending and no producer: `commit`
+    // moves exactly `visible` into the visible part.
+    c.extend(visible);
+    c.commit();
+    c.extend(pending);
+    c
+}
+
+/// Generates one to four layers, all enabled and visible, each an
+/// arbitrary [`ReadWriteCollection`] (the parameters are its
+/// parameters). Shrinks the number of layers and each layer.
+///
+/// # Examples
+///
+/// ```
+/// use proptest::prelude::*;
+/// use read_write_collection::Layers;
+///
+/// proptest!(|(layers in any::<Layers<u8>>())| {
+///     prop_assert!((1..=4).contains(&layers.layer_count()));
+/// });
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "proptest")))]
+impl<T, K, A> Arbitrary for Layers<T, K, A>
+where
+    T: Arbitrary,
+    K: LayerKey,
+    A: AutoRemove<T> + Default,
+{
+    type Parameters = (SizeRange, T::Parameters);
+    #[allow(clippy::type_complexity)]
+    type Strategy = Map<
+        VecStrategy<CollectionStrategy<T::Strategy, A>>,
+        fn(Vec<ReadWriteCollection<T, A>>) -> Self,
+    >;
+
+    fn arbitrary_with(args: Self::Parameters) -> Self::Strategy {
+        vec(ReadWriteCollection::<T, A>::arbitrary_with(args), 1..=4)
+            .prop_map(Layers::from_collections as fn(Vec<ReadWriteCollection<T, A>>) -> Self)
+    }
+}
