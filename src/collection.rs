@@ -10,7 +10,7 @@ use core::slice::SliceIndex;
 use crate::auto_remove::{AutoRemove, NoAutoRemove, WithHook};
 use crate::cursor::{full_panic, Cursor, Entry};
 use crate::error::CapacityError;
-use crate::raw::{Pass, Shrink, Store};
+use crate::raw::{capacity_overflow, Pass, Shrink, Store};
 use crate::vec_api::range_bounds;
 
 /// How a traversal fills the place of a removed element.
@@ -587,6 +587,10 @@ impl<T, A> ReadWriteCollection<T, A> {
     pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
         let len = self.len();
         if len >= self.store.max {
+            if self.store.max == usize::MAX {
+                // Not a bound: zero-sized elements at `usize::MAX`.
+                capacity_overflow();
+            }
             return Err(CapacityError::new(value));
         }
         if len == self.capacity() {
@@ -616,6 +620,9 @@ impl<T, A> ReadWriteCollection<T, A> {
     pub fn insert(&mut self, index: usize, value: T) {
         let len = self.len();
         if len >= self.store.max {
+            if self.store.max == usize::MAX {
+                capacity_overflow();
+            }
             full_panic();
         }
         if self.store.max != usize::MAX && len == self.capacity() {

@@ -54,6 +54,21 @@ fn zero_sized_push_at_usize_max_is_a_capacity_overflow_not_a_full_bound() {
 }
 
 #[test]
+fn zero_sized_push_outside_a_pass_at_usize_max_is_a_capacity_overflow() {
+    let mut c = units_at_max();
+    for attempt in 0..3 {
+        let err = catch_unwind(AssertUnwindSafe(|| match attempt {
+            0 => c.push(()),
+            1 => drop(c.try_push(())),
+            _ => c.insert(0, ()),
+        }))
+        .unwrap_err();
+        assert_eq!(panic_message(err), "capacity overflow", "attempt {attempt}");
+        assert_eq!(c.len(), usize::MAX);
+    }
+}
+
+#[test]
 fn zero_sized_push_after_a_removal_at_usize_max_fits() {
     let mut c = units_at_max();
     let mut cursor = c.cursor();
