@@ -153,7 +153,7 @@ pub use auto_remove::{AutoRemove, NoAutoRemove, WithHook};
 pub use buffered::BufferedCollection;
 pub use collection::{Mode, ReadWriteCollection, ShrinkPolicy};
 pub use cursor::{Cursor, Entry};
-pub use error::CapacityError;
+pub use error::{CapacityError, TryPushError};
 pub use layers::{LayerKey, Layers, LayersCursor};
 #[cfg(feature = "std")]
 pub use producer::{Producer, ProducerClosed};

@@ -542,7 +542,7 @@ fn producer_push_after_drop_hands_the_value_back() {
     let err: ProducerClosed<String> = p.push("late".to_owned()).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "the collection behind this producer was dropped"
+        "the collection behind this producer was closed or dropped"
     );
     assert_eq!(format!("{err:?}"), "ProducerClosed { .. }");
     let as_error: &dyn Error = &err;
@@ -562,7 +562,7 @@ fn producer_push_after_drop_hands_the_value_back() {
     let boxed = push_boxed(&late).unwrap_err();
     assert_eq!(
         boxed.to_string(),
-        "the collection behind this producer was dropped"
+        "the collection behind this producer was closed or dropped"
     );
 }
 
