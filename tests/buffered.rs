@@ -892,14 +892,20 @@ fn wait_pending_answers_at_once_when_it_can() {
     assert!(c.wait_pending(), "local pending counts");
     c.commit();
     let p = c.producer();
-    assert!(!c.wait_pending_timeout(Duration::from_millis(5)), "timed out");
+    assert!(
+        !c.wait_pending_timeout(Duration::from_millis(5)),
+        "timed out"
+    );
     p.push(2).unwrap();
     assert!(c.wait_pending());
     // A timeout too large for `Instant` means "no deadline", not a panic.
     assert!(c.wait_pending_timeout(Duration::MAX));
     assert!(c.wait_pending_timeout(Duration::ZERO));
     c.close();
-    assert!(c.wait_pending(), "closed, but a push made before close is pending");
+    assert!(
+        c.wait_pending(),
+        "closed, but a push made before close is pending"
+    );
     c.commit();
     assert!(!c.wait_pending(), "closed and drained");
     assert_eq!(c.as_slice(), [1, 2]);
@@ -1016,7 +1022,10 @@ fn a_blocked_producer_push_waits_for_room() {
         // The producer cannot have pushed: the collection is full.
         assert!(!c.wait_pending_timeout(Duration::from_millis(20)) || c.pending_len() == 1);
         assert_eq!(c.commit(), 1);
-        assert!(!c.wait_pending_timeout(Duration::from_millis(20)), "still full");
+        assert!(
+            !c.wait_pending_timeout(Duration::from_millis(20)),
+            "still full"
+        );
         // A traversal through a plain cursor frees the room; `wait_pending`
         // hands it over before it sleeps (else this would deadlock).
         let mut cursor = c.cursor();
@@ -1062,7 +1071,11 @@ fn a_traversal_keeps_the_free_room_for_its_own_pushes() {
     p.push(1).unwrap(); // queued: the traversal may push 4 - 1 - 1 = 2
     let mut cursor = c.cursor();
     let mut e = cursor.next().unwrap();
-    assert_eq!(p.try_push(9), Err(TryPushError::Full(9)), "reserved for the pass");
+    assert_eq!(
+        p.try_push(9),
+        Err(TryPushError::Full(9)),
+        "reserved for the pass"
+    );
     e.try_push(10).unwrap();
     e.try_push(11).unwrap();
     assert_eq!(e.try_push(12).unwrap_err().into_inner(), 12);
@@ -1146,7 +1159,11 @@ fn into_parts_into_vec_and_into_iter_lose_nothing() {
     let p = c.producer();
     c.push(3);
     p.push(4).unwrap();
-    assert_eq!(c.clone().into_vec(), [1, 2, 3], "a clone has no producer pushes");
+    assert_eq!(
+        c.clone().into_vec(),
+        [1, 2, 3],
+        "a clone has no producer pushes"
+    );
     let mut all = Vec::new();
     for n in c {
         all.push(n);
@@ -1204,7 +1221,11 @@ fn zero_sized_overflow_is_reported_as_capacity_overflow() {
             _ => drop(p.try_push_batch(&mut vec![()])),
         }))
         .unwrap_err();
-        assert_eq!(panic_message(&*err), "capacity overflow", "attempt {attempt}");
+        assert_eq!(
+            panic_message(&*err),
+            "capacity overflow",
+            "attempt {attempt}"
+        );
     }
     assert_eq!(c.pending_len(), usize::MAX, "nothing lost, nothing added");
 
