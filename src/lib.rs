@@ -138,6 +138,8 @@ mod collection;
 mod cursor;
 mod error;
 pub mod layers;
+#[cfg(all(test, loom, feature = "std"))]
+mod loom_tests;
 #[cfg(feature = "std")]
 mod producer;
 #[cfg(feature = "quickcheck")]
