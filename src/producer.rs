@@ -104,7 +104,9 @@ impl<T> Shared<T> {
     }
 
     /// Wakes `wait_pending` if anyone waits (read under the lock by the
-    /// caller, who passes the count).
+    /// caller, who passes the count). `wait_pending` only sleeps on an empty
+    /// queue, so pushers pass the count only when they made the queue
+    /// non-empty: later pushes find the wake-up already sent.
     #[inline]
     fn wake_consumers(&self, waiting: usize) {
         if waiting > 0 {
@@ -388,8 +390,12 @@ impl<T> Producer<T> {
             queue = wait(&self.shared.room, queue);
             queue.waiting_producers -= 1;
         }
+        let waiting = if queue.items.is_empty() {
+            queue.waiting_consumers
+        } else {
+            0
+        };
         queue.items.push(value);
-        let waiting = queue.waiting_consumers;
         drop(queue);
         self.shared.wake_consumers(waiting);
         Ok(())
@@ -433,8 +439,12 @@ impl<T> Producer<T> {
         if queue.room() == 0 {
             return Err(TryPushError::Full(value));
         }
+        let waiting = if queue.items.is_empty() {
+            queue.waiting_consumers
+        } else {
+            0
+        };
         queue.items.push(value);
-        let waiting = queue.waiting_consumers;
         drop(queue);
         self.shared.wake_consumers(waiting);
         Ok(())
@@ -476,8 +486,12 @@ impl<T> Producer<T> {
         if queue.closed {
             return Err(TryPushError::Closed(()));
         }
+        let waiting = if queue.items.is_empty() {
+            queue.waiting_consumers
+        } else {
+            0
+        };
         let pushed = Self::move_batch(&mut queue, batch);
-        let waiting = queue.waiting_consumers;
         drop(queue);
         if pushed > 0 {
             self.shared.wake_consumers(waiting);
@@ -528,8 +542,12 @@ impl<T> Producer<T> {
             if queue.closed {
                 return Err(ProducerClosed { value: () });
             }
+            let waiting = if queue.items.is_empty() {
+                queue.waiting_consumers
+            } else {
+                0
+            };
             if Self::move_batch(&mut queue, batch) > 0 {
-                let waiting = queue.waiting_consumers;
                 if batch.is_empty() {
                     drop(queue);
                     self.shared.wake_consumers(waiting);
