@@ -12,6 +12,8 @@ use crate::raw::{Pass, Store};
 #[cfg(feature = "std")]
 use crate::producer::{Producer, ProducerLink};
 #[cfg(feature = "std")]
+use core::sync::atomic::{AtomicBool, Ordering};
+#[cfg(feature = "std")]
 use std::time::Duration;
 
 /// A collection whose pushes wait in a **pending** buffer until
@@ -77,6 +79,10 @@ pub struct BufferedCollection<T, A = NoAutoRemove> {
     /// The producers' queue; closes it when the collection is dropped.
     #[cfg(feature = "std")]
     link: ProducerLink<T>,
+    /// Whether `producer` was ever called: until then the queue is empty and
+    /// stays so, and a bounded collection's own pushes need no lock.
+    #[cfg(feature = "std")]
+    producers_made: AtomicBool,
 }
 
 impl<T> BufferedCollection<T> {
@@ -156,6 +162,8 @@ impl<T> BufferedCollection<T> {
             max: usize::MAX,
             #[cfg(feature = "std")]
             link: ProducerLink::new(usize::MAX),
+            #[cfg(feature = "std")]
+            producers_made: AtomicBool::new(false),
         }
     }
 
@@ -235,6 +243,8 @@ impl<T, A> BufferedCollection<T, A> {
             max: self.max,
             #[cfg(feature = "std")]
             link: self.link,
+            #[cfg(feature = "std")]
+            producers_made: self.producers_made,
         }
     }
 
@@ -381,7 +391,7 @@ impl<T, A> BufferedCollection<T, A> {
     /// assert_eq!(c.try_push(3).unwrap_err().into_inner(), 3);
     /// ```
     pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
-        if self.max != usize::MAX && !self.reserve_one() {
+        if self.max != usize::MAX && !self.reserve_one_mut() {
             return Err(CapacityError::new(value));
         }
         self.pending.push(value);
@@ -397,9 +407,14 @@ impl<T, A> BufferedCollection<T, A> {
 
     /// Whether a bounded collection has room for one more local push
     /// (counting the producers' queue); if so, it is counted.
-    fn reserve_one(&self) -> bool {
+    #[inline]
+    fn reserve_one_mut(&mut self) -> bool {
         #[cfg(feature = "std")]
         {
+            if !*self.producers_made.get_mut() {
+                // No producer ever: nothing queued, nobody to tell.
+                return self.owned() < self.max;
+            }
             self.link.reserve_one(self.owned())
         }
         #[cfg(not(feature = "std"))]
@@ -544,6 +559,9 @@ impl<T, A> BufferedCollection<T, A> {
     #[cfg(feature = "std")]
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn producer(&self) -> Producer<T> {
+        // Relaxed: read only through `&mut self`, which any hand-over of
+        // the collection between threads orders after this store.
+        self.producers_made.store(true, Ordering::Relaxed);
         self.link.producer(self.owned())
     }
 
@@ -972,6 +990,8 @@ impl<T: Clone, A: Clone> Clone for BufferedCollection<T, A> {
             max: self.max,
             #[cfg(feature = "std")]
             link: ProducerLink::new(self.max),
+            #[cfg(feature = "std")]
+            producers_made: AtomicBool::new(false),
         }
     }
 }
