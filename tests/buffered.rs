@@ -1244,3 +1244,21 @@ fn zero_sized_overflow_is_reported_as_capacity_overflow() {
     assert_eq!(panic_message(&*err), "capacity overflow");
     assert_eq!((c.len(), c.pending_len()), (usize::MAX, 1));
 }
+
+#[test]
+fn a_bounded_queue_made_without_producers_tells_the_first_one_its_count() {
+    let mut c = BufferedCollection::bounded(2);
+    c.push(1);
+    c.commit();
+    c.push(2);
+    assert_eq!(c.try_push(3).unwrap_err().into_inner(), 3);
+    let p = c.producer(); // learns that the queue is full
+    assert_eq!(p.try_push(4), Err(TryPushError::Full(4)));
+    c.traverse(|e| {
+        e.remove();
+    });
+    assert_eq!(p.try_push(5), Ok(()));
+    assert_eq!(c.try_push(6).unwrap_err().into_inner(), 6);
+    c.commit();
+    assert_eq!(c.as_slice(), [2, 5]);
+}
