@@ -24,8 +24,15 @@ use std::time::Duration;
 /// Traversals use the same [`Cursor`] as [`ReadWriteCollection`](crate::ReadWriteCollection):
 /// [`Entry::remove`] removes, and [`Entry::push`] / [`Cursor::push`] go to
 /// the pending buffer (not visited by this traversal). With the `std`
-/// feature, [`producer`](BufferedCollection::producer) hands out
-/// [`Producer`] handles that push from other threads.
+#[cfg_attr(
+    feature = "std",
+    doc = "feature, [`producer`](BufferedCollection::producer) hands out
+[`Producer`] handles that push from other threads."
+)]
+#[cfg_attr(
+    not(feature = "std"),
+    doc = "feature, `producer` hands out `Producer` handles that push from other threads."
+)]
 ///
 /// # Order at commit
 ///
@@ -35,15 +42,19 @@ use std::time::Duration;
 /// the order the pushes reached the queue (so each producer's own order is
 /// kept).
 ///
-/// # Shutting down without losing events
-///
-/// [`close`](BufferedCollection::close) stops producers (their pushes hand
-/// the value back from then on) and keeps everything they pushed before it
-/// pending; [`wait_pending`](BufferedCollection::wait_pending) sleeps until
-/// something arrives and says when nothing can arrive any more, and
-/// [`into_parts`](BufferedCollection::into_parts) /
-/// [`into_vec`](BufferedCollection::into_vec) move every element out. See
-/// the `event_queue` example for the whole loop.
+#[cfg_attr(
+    feature = "std",
+    doc = "# Shutting down without losing events
+
+[`close`](BufferedCollection::close) stops producers (their pushes hand
+the value back from then on) and keeps everything they pushed before it
+pending; [`wait_pending`](BufferedCollection::wait_pending) sleeps until
+something arrives and says when nothing can arrive any more, and
+[`into_parts`](BufferedCollection::into_parts) /
+[`into_vec`](BufferedCollection::into_vec) move every element out. See
+the `event_queue` example for the whole loop.
+"
+)]
 ///
 /// # Examples
 ///

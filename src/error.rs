@@ -90,7 +90,9 @@ impl<T> core::error::Error for CapacityError<T> {}
 /// assert!(err.is_closed());
 /// assert_eq!(err.into_inner(), "third");
 /// ```
+#[cfg(feature = "std")]
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub enum TryPushError<T> {
     /// The collection is [bounded](crate::BufferedCollection::bounded) and
     /// full; room may come later.
@@ -99,6 +101,7 @@ pub enum TryPushError<T> {
     Closed(T),
 }
 
+#[cfg(feature = "std")]
 impl<T> TryPushError<T> {
     /// Returns the value that could not be pushed.
     ///
@@ -149,6 +152,7 @@ impl<T> TryPushError<T> {
     }
 }
 
+#[cfg(feature = "std")]
 impl<T> fmt::Debug for TryPushError<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -158,6 +162,7 @@ impl<T> fmt::Debug for TryPushError<T> {
     }
 }
 
+#[cfg(feature = "std")]
 impl<T> fmt::Display for TryPushError<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -167,4 +172,5 @@ impl<T> fmt::Display for TryPushError<T> {
     }
 }
 
+#[cfg(feature = "std")]
 impl<T> core::error::Error for TryPushError<T> {}

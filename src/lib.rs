@@ -155,7 +155,9 @@ pub use auto_remove::{AutoRemove, NoAutoRemove, WithHook};
 pub use buffered::BufferedCollection;
 pub use collection::{Mode, ReadWriteCollection, ShrinkPolicy};
 pub use cursor::{Cursor, Entry};
-pub use error::{CapacityError, TryPushError};
+pub use error::CapacityError;
+#[cfg(feature = "std")]
+pub use error::TryPushError;
 pub use layers::{LayerKey, Layers, LayersCursor};
 #[cfg(feature = "std")]
 pub use producer::{Producer, ProducerClosed};

@@ -995,13 +995,16 @@ impl Checker {
         let mut expected_visible = std::mem::take(&mut self.items);
         let visible: Vec<M> = visible_elems.iter().map(M::of).collect();
         let pending_m: Vec<M> = pending_elems.iter().map(M::of).collect();
-        if how % 3 == 0 {
-            assert_eq!(visible, expected_visible, "into_parts: visible");
-            assert_eq!(pending_m, expected_pending, "into_parts: pending");
-        } else {
-            expected_visible.append(&mut expected_pending);
-            assert_eq!(visible, expected_visible, "into_vec / into_iter");
-            assert!(pending_m.is_empty());
+        match how % 3 {
+            0 => {
+                assert_eq!(visible, expected_visible, "into_parts: visible");
+                assert_eq!(pending_m, expected_pending, "into_parts: pending");
+            }
+            _ => {
+                expected_visible.append(&mut expected_pending);
+                assert_eq!(visible, expected_visible, "into_vec / into_iter");
+                assert!(pending_m.is_empty());
+            }
         }
         let mut live = self.leaked.clone();
         live.extend(visible.iter().map(|m| m.id));
