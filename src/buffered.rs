@@ -401,6 +401,7 @@ impl<T, A> BufferedCollection<T, A> {
     /// c.producer().push(2).unwrap();
     /// assert_eq!(c.try_push(3).unwrap_err().into_inner(), 3);
     /// ```
+    #[inline]
     pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
         if self.max != usize::MAX && !self.reserve_one_mut() {
             return Err(CapacityError::new(value));
@@ -426,12 +427,18 @@ impl<T, A> BufferedCollection<T, A> {
                 // No producer ever: nothing queued, nobody to tell.
                 return self.owned() < self.max;
             }
-            self.link.reserve_one(self.owned())
+            self.reserve_one_locked()
         }
         #[cfg(not(feature = "std"))]
         {
             self.owned() < self.max
         }
+    }
+
+    #[cfg(feature = "std")]
+    #[cold]
+    fn reserve_one_locked(&self) -> bool {
+        self.link.reserve_one(self.owned())
     }
 
     /// Tells the producers of a bounded collection its exact count, handing
