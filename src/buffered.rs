@@ -527,8 +527,9 @@ impl<T, A> BufferedCollection<T, A> {
     /// Appends everything pending (see [the order](BufferedCollection#order-at-commit))
     /// to the visible elements and returns how many it appended.
     ///
-    /// O(pending). Buffers are reused: a steady loop allocates nothing
-    /// once the buffers have grown to their working size.
+    /// O(pending), O(1) when nothing is visible (the buffers are swapped).
+    /// Buffers are reused: a steady loop allocates nothing once the buffers
+    /// have grown to their working size.
     ///
     /// # Examples
     ///
@@ -549,7 +550,13 @@ impl<T, A> BufferedCollection<T, A> {
     /// not appended then stays pending, in order.
     pub fn commit(&mut self) -> usize {
         let before = self.store.vec.len();
-        self.store.vec.append(&mut self.pending);
+        if before == 0 {
+            // Nothing visible: the pending buffer becomes the visible one
+            // (no copy) and the old visible buffer collects the next pushes.
+            core::mem::swap(&mut self.store.vec, &mut self.pending);
+        } else {
+            self.store.vec.append(&mut self.pending);
+        }
         #[cfg(feature = "std")]
         self.link.take_into(&mut self.store.vec);
         self.store.vec.len() - before

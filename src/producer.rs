@@ -153,7 +153,9 @@ impl<T> ProducerLink<T> {
             let needed = {
                 let mut queue = self.shared.lock();
                 let n = queue.items.len();
-                if n <= dest.capacity() - dest.len() {
+                // An empty `dest` takes the items by a swap below: no room
+                // needed.
+                if dest.is_empty() || n <= dest.capacity() - dest.len() {
                     core::mem::swap(&mut queue.items, &mut self.spare);
                     // The taken items now count as the collection's.
                     queue.publish(dest.len() + n, &self.shared.room);
@@ -165,9 +167,14 @@ impl<T> ProducerLink<T> {
             // allocation. Producers may queue more meanwhile: try again.
             dest.reserve(needed);
         }
-        // `dest` has room for all of `spare`: this cannot allocate or panic.
-        // It empties `spare` but keeps its capacity for the next swap.
-        dest.append(&mut self.spare);
+        if dest.is_empty() {
+            // No copy: `spare` gets `dest`'s empty buffer for the next swap.
+            core::mem::swap(dest, &mut self.spare);
+        } else {
+            // `dest` has room for all of `spare`: this cannot allocate or
+            // panic. It empties `spare` but keeps its capacity.
+            dest.append(&mut self.spare);
+        }
     }
 
     /// Producers' pushes not yet taken.
