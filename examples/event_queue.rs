@@ -1,19 +1,26 @@
-//! An event queue with cascading events, fed by an input thread.
+//! An event loop fed by input threads, with cascading events, backpressure
+//! and a shutdown that loses nothing.
 //!
-//! Events handled in a frame may emit follow-up events; with a
-//! [`BufferedCollection`] those wait in the pending buffer until the next
-//! frame's `commit()`, so a cascade spreads over frames instead of running
-//! away inside one. A second thread plays the input device: it pushes input
-//! events through a [`Producer`](read_write_collection::Producer) while the
-//! frames run.
+//! * Three input devices (threads) push key events through
+//!   [`Producer`](read_write_collection::Producer)s; one of them sends its
+//!   keys in bursts with one `push_batch` per burst.
+//! * The queue is [bounded](BufferedCollection::bounded): when the consumer
+//!   falls behind, the devices' pushes wait for room instead of growing the
+//!   queue without limit.
+//! * The consumer sleeps in [`wait_pending`](BufferedCollection::wait_pending)
+//!   until something arrives. Each frame it commits and handles what is
+//!   visible. Handling an event may emit follow-ups (a bomb key explodes;
+//!   an explosion of radius r scores r and emits two of radius r - 1);
+//!   they wait in the pending buffer for the next frame, so a cascade
+//!   spreads over frames instead of running away inside one.
+//! * After enough inputs the consumer [`close`](BufferedCollection::close)s
+//!   the queue: from then on the devices' pushes hand the event back, while
+//!   everything pushed before the close, and every cascade, is still
+//!   handled. `wait_pending` returns `false` once nothing can arrive any
+//!   more, which ends the loop.
 //!
-//! * a key press emits a `Score`; every fifth is a bomb that emits an
-//!   `Explosion`, every seventh a `Timer`;
-//! * an explosion of radius r scores r and emits two explosions of radius
-//!   r - 1 for the next frame (1, 2, 4, 8 explosions over four frames);
-//! * a timer stays in the queue, unremoved, until its frame comes, then
-//!   scores;
-//! * a score is counted and removed.
+//! The counts printed at the end prove it: every key a device created was
+//! either handled once or handed back to it once.
 //!
 //! ```text
 //! cargo run --example event_queue
@@ -24,117 +31,166 @@ use std::time::Duration;
 
 use read_write_collection::BufferedCollection;
 
-const INPUTS: u32 = 60;
+/// The consumer closes the queue after handling this many keys.
+const QUIT_AFTER: usize = 150;
+/// At most this many events queued at once (visible + pending).
+const QUEUE_BOUND: usize = 32;
 
 #[derive(Debug)]
 enum Event {
-    Key(u32),
+    Key { device: usize, n: u32 },
     Explosion { radius: u32 },
-    Timer { due: u64 },
     Score(u32),
 }
 
-#[derive(Default)]
-struct Counts {
-    handled: usize,
-    kept: usize,
-    emitted: usize,
-    inputs: usize,
+/// What one device did.
+#[derive(Debug, Default)]
+struct Sent {
+    accepted: u32,
+    handed_back: u32,
+}
+
+fn device(id: usize, producer: read_write_collection::Producer<Event>) -> Sent {
+    let mut sent = Sent::default();
+    let mut n = 0;
+    let mut burst = Vec::new();
+    loop {
+        if id == 2 {
+            // Bursts of five keys, one lock per burst.
+            burst.extend((n..n + 5).map(|n| Event::Key { device: id, n }));
+            n += 5;
+            let result = producer.push_batch(&mut burst);
+            sent.accepted += 5 - burst.len() as u32;
+            if result.is_err() {
+                sent.handed_back += burst.len() as u32; // the rest came back
+                burst.clear();
+                return sent;
+            }
+        } else {
+            match producer.push(Event::Key { device: id, n }) {
+                Ok(()) => sent.accepted += 1,
+                Err(closed) => {
+                    let _event = closed.into_inner(); // ours again: not lost
+                    sent.handed_back += 1;
+                    return sent;
+                }
+            }
+            n += 1;
+        }
+        thread::sleep(Duration::from_micros(200 * (id as u64 + 1)));
+    }
 }
 
 fn main() {
-    let mut queue: BufferedCollection<Event> = BufferedCollection::new();
-    let input = queue.producer();
-    let device = thread::spawn(move || {
-        for key in 0..INPUTS {
-            input
-                .push(Event::Key(key))
-                .expect("the queue outlives the input thread");
-            if key % 6 == 5 {
-                thread::sleep(Duration::from_millis(3)); // bursts of input
-            }
-        }
-    });
+    let mut queue: BufferedCollection<Event> = BufferedCollection::bounded(QUEUE_BOUND);
+    let devices: Vec<_> = (0..3)
+        .map(|id| {
+            let producer = queue.producer();
+            thread::spawn(move || device(id, producer))
+        })
+        .collect();
 
-    let mut score = 0u64;
-    let mut total = Counts::default();
-    let mut committed_total = 0;
-    let mut frame = 0u64;
-    println!("frame  committed  inputs  handled  kept  emitted  pending  score");
-    loop {
-        let device_done = device.is_finished();
-        let committed = queue.commit();
-        committed_total += committed;
-        if device_done && queue.is_empty() && queue.pending_len() == 0 {
-            break;
-        }
+    let mut handled_keys = [0u32; 3];
+    let (mut committed, mut handled, mut emitted, mut score) = (0usize, 0usize, 0usize, 0u64);
+    let mut frame = 0u32;
+    let mut closed_at = None;
+    let mut peak = 0;
+    println!("frame  committed  keys  follow-ups  pending  score");
+    while queue.wait_pending() {
+        let appended = queue.commit();
+        committed += appended;
+        peak = peak.max(queue.len() + queue.pending_len());
+        assert!(peak <= QUEUE_BOUND);
 
-        let mut counts = Counts::default();
+        let (mut keys, mut follow_ups) = (0, 0);
         let mut cursor = queue.cursor();
         while let Some(event) = cursor.next() {
-            counts.handled += 1;
-            if matches!(*event, Event::Timer { due } if due > frame) {
-                counts.kept += 1; // not removed: stays visible until its frame
-                continue;
-            }
             match event.remove() {
-                Event::Key(key) => {
-                    counts.inputs += 1;
-                    let follow = match key {
-                        k if k % 5 == 4 => Event::Explosion { radius: 3 },
-                        k if k % 7 == 6 => Event::Timer { due: frame + 5 },
-                        _ => Event::Score(1),
+                Event::Key { device, n } => {
+                    keys += 1;
+                    handled_keys[device] += 1;
+                    // A bomb every seventh key; any other key scores.
+                    let follow = if n % 7 == 6 {
+                        Event::Explosion { radius: 3 }
+                    } else {
+                        Event::Score(1)
                     };
-                    cursor.push(follow); // pending: handled next frame
-                    counts.emitted += 1;
+                    if cursor.try_push(follow).is_ok() {
+                        follow_ups += 1;
+                    } else {
+                        score += 1; // queue full: score at once instead
+                    }
                 }
                 Event::Explosion { radius } => {
                     score += u64::from(radius);
-                    if radius > 0 {
-                        for _ in 0..2 {
-                            cursor.push(Event::Explosion { radius: radius - 1 });
+                    for _ in 0..2 * u32::from(radius > 0) {
+                        match cursor.try_push(Event::Explosion { radius: radius - 1 }) {
+                            Ok(()) => follow_ups += 1,
+                            // Full: the blast fizzles, its score is kept.
+                            Err(full) => {
+                                if let Event::Explosion { radius } = full.into_inner() {
+                                    score += u64::from(radius);
+                                }
+                            }
                         }
-                        counts.emitted += 2;
                     }
-                }
-                Event::Timer { .. } => {
-                    cursor.push(Event::Score(10));
-                    counts.emitted += 1;
                 }
                 Event::Score(points) => score += u64::from(points),
             }
+            handled += 1;
         }
         drop(cursor);
+        emitted += follow_ups;
 
-        println!(
-            "{frame:5}  {committed:9}  {:6}  {:7}  {:4}  {:7}  {:7}  {score:5}",
-            counts.inputs,
-            counts.handled,
-            counts.kept,
-            counts.emitted,
-            queue.pending_len()
-        );
-        total.handled += counts.handled - counts.kept;
-        total.emitted += counts.emitted;
-        total.inputs += counts.inputs;
+        let total_keys: u32 = handled_keys.iter().sum();
+        if closed_at.is_none() && total_keys as usize >= QUIT_AFTER {
+            queue.close(); // shutdown: nothing already pushed is lost
+            closed_at = Some(frame);
+        }
+        if frame % 10 == 0 || closed_at == Some(frame) {
+            println!(
+                "{frame:5}  {appended:9}  {keys:4}  {follow_ups:10}  {:7}  {score:5}{}",
+                queue.pending_len(),
+                if closed_at == Some(frame) {
+                    "  <- closed"
+                } else {
+                    ""
+                }
+            );
+        }
         frame += 1;
-        thread::sleep(Duration::from_millis(1)); // the rest of the frame
-        assert!(frame < 10_000, "the event loop did not settle");
+        // The rest of the frame (rendering, say): the devices fill the
+        // queue meanwhile, up to its bound, then wait.
+        thread::sleep(Duration::from_millis(2));
     }
-    device.join().expect("input thread");
 
-    // Nothing lost, nothing handled twice: every input and every emitted
-    // event was committed once and removed once.
-    let bombs = (0..INPUTS).filter(|k| k % 5 == 4).count();
-    let timers = (0..INPUTS).filter(|k| k % 5 != 4 && k % 7 == 6).count();
-    assert_eq!(total.inputs, INPUTS as usize);
-    assert_eq!(committed_total, total.inputs + total.emitted);
-    assert_eq!(total.handled, committed_total);
-    // Explosions score 3 + 2*2 + 4*1 + 8*0 = 11 each, timers 10, keys 1.
-    let expected = 11 * bombs + 10 * timers + (INPUTS as usize - bombs - timers);
-    assert_eq!(score, expected as u64);
+    let sent: Vec<Sent> = devices
+        .into_iter()
+        .map(|d| d.join().expect("device thread"))
+        .collect();
     println!(
-        "{frame} frames: {} inputs and {} follow-ups committed and handled exactly once, score {score}",
-        total.inputs, total.emitted
+        "{frame} frames, closed after frame {}; at most {peak} events queued (bound {QUEUE_BOUND})",
+        closed_at.unwrap_or(frame)
+    );
+    for (id, s) in sent.iter().enumerate() {
+        println!(
+            "device {id}: {} keys accepted, {} handled, {} handed back at shutdown",
+            s.accepted, handled_keys[id], s.handed_back
+        );
+        assert_eq!(
+            s.accepted, handled_keys[id],
+            "every accepted key handled once"
+        );
+        assert!(
+            s.handed_back > 0,
+            "the close refused this device's next push"
+        );
+    }
+    assert_eq!(committed, handled, "every committed event handled once");
+    let keys: u32 = handled_keys.iter().sum();
+    assert_eq!(committed, keys as usize + emitted);
+    assert_eq!((queue.len(), queue.pending_len()), (0, 0));
+    println!(
+        "{committed} events committed and handled ({keys} keys, {emitted} follow-ups), 0 lost, score {score}"
     );
 }

@@ -5,13 +5,16 @@ use core::fmt;
 use core::ops::Deref;
 
 use crate::auto_remove::{AutoRemove, NoAutoRemove, WithHook};
-use crate::cursor::{Cursor, Entry};
+use crate::cursor::{full_panic, Cursor, Entry};
+use crate::error::CapacityError;
 use crate::raw::{Pass, Store};
 
 #[cfg(feature = "std")]
 use crate::producer::{Producer, ProducerLink};
 #[cfg(feature = "std")]
-use crate::sync::Arc;
+use core::sync::atomic::{AtomicBool, Ordering};
+#[cfg(feature = "std")]
+use std::time::Duration;
 
 /// A collection whose pushes wait in a **pending** buffer until
 /// [`commit`](BufferedCollection::commit): the event queue where handling
@@ -21,8 +24,15 @@ use crate::sync::Arc;
 /// Traversals use the same [`Cursor`] as [`ReadWriteCollection`](crate::ReadWriteCollection):
 /// [`Entry::remove`] removes, and [`Entry::push`] / [`Cursor::push`] go to
 /// the pending buffer (not visited by this traversal). With the `std`
-/// feature, [`producer`](BufferedCollection::producer) hands out
-/// [`Producer`] handles that push from other threads.
+#[cfg_attr(
+    feature = "std",
+    doc = "feature, [`producer`](BufferedCollection::producer) hands out
+[`Producer`] handles that push from other threads."
+)]
+#[cfg_attr(
+    not(feature = "std"),
+    doc = "feature, `producer` hands out `Producer` handles that push from other threads."
+)]
 ///
 /// # Order at commit
 ///
@@ -31,6 +41,20 @@ use crate::sync::Arc;
 /// then everything producers pushed before the commit took their queue, in
 /// the order the pushes reached the queue (so each producer's own order is
 /// kept).
+///
+#[cfg_attr(
+    feature = "std",
+    doc = "# Shutting down without losing events
+
+[`close`](BufferedCollection::close) stops producers (their pushes hand
+the value back from then on) and keeps everything they pushed before it
+pending; [`wait_pending`](BufferedCollection::wait_pending) sleeps until
+something arrives and says when nothing can arrive any more, and
+[`into_parts`](BufferedCollection::into_parts) /
+[`into_vec`](BufferedCollection::into_vec) move every element out. See
+the `event_queue` example for the whole loop.
+"
+)]
 ///
 /// # Examples
 ///
@@ -60,9 +84,16 @@ pub struct BufferedCollection<T, A = NoAutoRemove> {
     store: Store<T>,
     pending: Vec<T>,
     policy: A,
+    /// The bound on visible + pending elements; `usize::MAX`: unbounded.
+    /// (`store.max` is only the limit of the current or last traversal.)
+    max: usize,
     /// The producers' queue; closes it when the collection is dropped.
     #[cfg(feature = "std")]
     link: ProducerLink<T>,
+    /// Whether `producer` was ever called: until then the queue is empty and
+    /// stays so, and a bounded collection's own pushes need no lock.
+    #[cfg(feature = "std")]
+    producers_made: AtomicBool,
 }
 
 // The visible side's `Vec` methods: the one implementation shared with
@@ -144,9 +175,58 @@ impl<T> BufferedCollection<T> {
             store: Store::new(Vec::new()),
             pending: Vec::new(),
             policy,
+            max: usize::MAX,
             #[cfg(feature = "std")]
-            link: ProducerLink::new(),
+            link: ProducerLink::new(usize::MAX),
+            #[cfg(feature = "std")]
+            producers_made: AtomicBool::new(false),
         }
+    }
+
+    /// An empty queue whose visible and pending elements together, the
+    /// producers' pushes included, never exceed `max`.
+    ///
+    /// Full, [`try_push`](Self::try_push) and [`Producer::try_push`] hand
+    /// the value back, [`push`](Self::push) panics and [`Producer::push`]
+    /// blocks until there is room (or the collection is closed): that is the
+    /// backpressure on fast producers.
+    ///
+    /// Room is freed by removing elements (a traversal, [`clear`](Self::clear),
+    /// …). Producers learn about it when the collection next synchronises
+    /// with them: at [`commit`](Self::commit),
+    /// [`wait_pending`](Self::wait_pending), the end of
+    /// [`traverse`](Self::traverse) / [`prune`](Self::prune), the start of
+    /// the next [`cursor`](Self::cursor), the clears, and its own pushes.
+    /// While a traversal runs, the room that was free when it started is
+    /// kept for its pushes ([`Entry::push`]), so producers find the
+    /// collection full until it synchronises again.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{BufferedCollection, TryPushError};
+    ///
+    /// let mut events = BufferedCollection::bounded(2);
+    /// let producer = events.producer();
+    /// events.push("local");
+    /// producer.push("remote").unwrap();
+    /// assert_eq!(producer.try_push("one too many"), Err(TryPushError::Full("one too many")));
+    /// assert_eq!(events.try_push("me too").unwrap_err().into_inner(), "me too");
+    ///
+    /// events.commit();
+    /// events.traverse(|e| { e.remove(); }); // handle both: room for two again
+    /// assert_eq!(producer.try_push("next"), Ok(()));
+    /// ```
+    #[must_use]
+    pub fn bounded(max: usize) -> Self {
+        let mut c = Self::new();
+        c.max = max;
+        c.store.max = max;
+        #[cfg(feature = "std")]
+        {
+            c.link = ProducerLink::new(max);
+        }
+        c
     }
 }
 
@@ -176,8 +256,11 @@ impl<T, A> BufferedCollection<T, A> {
                 policy: self.policy,
                 hook,
             },
+            max: self.max,
             #[cfg(feature = "std")]
             link: self.link,
+            #[cfg(feature = "std")]
+            producers_made: self.producers_made,
         }
     }
 
@@ -197,7 +280,7 @@ impl<T, A> BufferedCollection<T, A> {
     pub fn pending_len(&self) -> usize {
         #[cfg(feature = "std")]
         {
-            self.pending.len() + self.link.shared.len()
+            self.pending.len() + self.link.len()
         }
         #[cfg(not(feature = "std"))]
         {
@@ -226,6 +309,12 @@ impl<T, A> BufferedCollection<T, A> {
     /// Adds `value` to the pending buffer; it becomes visible at the next
     /// [`commit`](Self::commit).
     ///
+    /// # Panics
+    ///
+    /// If the collection is [bounded](Self::bounded) and full (see
+    /// [`try_push`](Self::try_push)), or if the pending buffer cannot grow
+    /// (capacity overflow).
+    ///
     /// # Examples
     ///
     /// ```
@@ -236,15 +325,167 @@ impl<T, A> BufferedCollection<T, A> {
     /// assert_eq!(c.pending_len(), 1);
     /// ```
     #[inline]
+    #[track_caller]
     pub fn push(&mut self, value: T) {
+        if self.max == usize::MAX {
+            self.pending.push(value);
+        } else if self.try_push(value).is_err() {
+            full_panic();
+        }
+    }
+
+    /// Adds `value` to the pending buffer unless the collection is
+    /// [bounded](Self::bounded) and full: visible, local pending and
+    /// producers' pending elements together at the maximum.
+    ///
+    /// # Errors
+    ///
+    /// [`CapacityError`] holding `value` if the collection is bounded and
+    /// full. Never fails on an unbounded collection.
+    ///
+    /// # Panics
+    ///
+    /// If the pending buffer cannot grow (capacity overflow).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// let mut c = BufferedCollection::bounded(2);
+    /// c.try_push(1).unwrap();
+    /// c.producer().push(2).unwrap();
+    /// assert_eq!(c.try_push(3).unwrap_err().into_inner(), 3);
+    /// ```
+    #[inline]
+    pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
+        if self.max != usize::MAX && !self.reserve_one_mut() {
+            return Err(CapacityError::new(value));
+        }
         self.pending.push(value);
+        Ok(())
+    }
+
+    /// The visible and local pending elements (a bounded collection never
+    /// holds more than `usize::MAX` of them).
+    #[inline]
+    fn owned(&self) -> usize {
+        self.store.vec.len().saturating_add(self.pending.len())
+    }
+
+    /// Whether a bounded collection has room for one more local push
+    /// (counting the producers' queue); if so, it is counted.
+    #[inline]
+    fn reserve_one_mut(&mut self) -> bool {
+        #[cfg(feature = "std")]
+        {
+            if !*self.producers_made.get_mut() {
+                // No producer ever: nothing queued, nobody to tell.
+                return self.owned() < self.max;
+            }
+            self.reserve_one_locked()
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            self.owned() < self.max
+        }
+    }
+
+    #[cfg(feature = "std")]
+    #[cold]
+    fn reserve_one_locked(&self) -> bool {
+        self.link.reserve_one(self.owned())
+    }
+
+    /// Tells the producers of a bounded collection its exact count, handing
+    /// them room that removals freed or a traversal reserved.
+    #[inline]
+    fn release(&self) {
+        #[cfg(feature = "std")]
+        if self.max != usize::MAX {
+            self.link.publish(self.owned());
+        }
+    }
+
+    /// Sets the limit of the next traversal of a bounded collection.
+    #[inline]
+    fn prepare_pass(&mut self) {
+        if self.max != usize::MAX {
+            self.store.max = self.pass_max();
+        }
+    }
+
+    #[cold]
+    fn pass_max(&self) -> usize {
+        #[cfg(feature = "std")]
+        {
+            self.link.reserve_for_pass(self.owned())
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            self.max
+        }
+    }
+
+    /// The maximum number of visible and pending elements together, or
+    /// `None` if the collection is unbounded.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// assert_eq!(BufferedCollection::<u8>::bounded(8).max_len(), Some(8));
+    /// assert_eq!(BufferedCollection::<u8>::new().max_len(), None);
+    /// ```
+    #[inline]
+    pub fn max_len(&self) -> Option<usize> {
+        (self.max != usize::MAX).then_some(self.max)
+    }
+
+    /// Sets (or with `None` lifts) the bound of [`bounded`](Self::bounded).
+    /// Producers blocked on a full collection re-check at once.
+    ///
+    /// # Panics
+    ///
+    /// If the collection already holds more than `max` elements (visible
+    /// and pending, producers' included).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// let mut c = BufferedCollection::with_auto_remove(|n: &u8| *n == 0);
+    /// c.set_max_len(Some(1));
+    /// c.push(5);
+    /// assert!(c.try_push(6).is_err());
+    /// c.set_max_len(None);
+    /// assert!(c.try_push(6).is_ok());
+    /// ```
+    #[track_caller]
+    pub fn set_max_len(&mut self, max: Option<usize>) {
+        let max = max.unwrap_or(usize::MAX);
+        #[cfg(feature = "std")]
+        let total = self.link.total_with(self.owned());
+        #[cfg(not(feature = "std"))]
+        let total = self.owned();
+        assert!(
+            total <= max,
+            "the collection holds more than the new maximum length"
+        );
+        self.max = max;
+        self.store.max = max;
+        #[cfg(feature = "std")]
+        self.link.set_max(max, self.owned());
     }
 
     /// Appends everything pending (see [the order](BufferedCollection#order-at-commit))
     /// to the visible elements and returns how many it appended.
     ///
-    /// O(pending). Buffers are reused: a steady loop allocates nothing
-    /// once the buffers have grown to their working size.
+    /// O(pending), O(1) when nothing is visible (the buffers are swapped).
+    /// Buffers are reused: a steady loop allocates nothing once the buffers
+    /// have grown to their working size.
     ///
     /// # Examples
     ///
@@ -258,17 +499,23 @@ impl<T, A> BufferedCollection<T, A> {
     /// assert_eq!(c.as_slice(), [1, 2]);
     /// assert_eq!(c.pending_len(), 0);
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// If the visible buffer cannot grow (capacity overflow). Whatever was
+    /// not appended then stays pending, in order.
     pub fn commit(&mut self) -> usize {
         let before = self.store.vec.len();
-        self.store.vec.append(&mut self.pending);
+        if before == 0 {
+            // Nothing visible: the pending buffer becomes the visible one
+            // (no copy) and the old visible buffer collects the next pushes.
+            core::mem::swap(&mut self.store.vec, &mut self.pending);
+        } else {
+            self.store.vec.append(&mut self.pending);
+        }
         #[cfg(feature = "std")]
-        self.take_producer_queue();
-        self.store.vec.len() - before
-    }
-
-    #[cfg(feature = "std")]
-    fn take_producer_queue(&mut self) {
         self.link.take_into(&mut self.store.vec);
+        self.store.vec.len() - before
     }
 
     /// A handle that pushes into this collection's pending side from any
@@ -293,9 +540,137 @@ impl<T, A> BufferedCollection<T, A> {
     #[cfg(feature = "std")]
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn producer(&self) -> Producer<T> {
-        Producer {
-            shared: Arc::clone(&self.link.shared),
-        }
+        // Relaxed: read only through `&mut self`, which any hand-over of
+        // the collection between threads orders after this store.
+        self.producers_made.store(true, Ordering::Relaxed);
+        self.link.producer(self.owned())
+    }
+
+    /// Closes the collection to producers: from now on
+    /// [`Producer::push`] and [`Producer::try_push`] hand the value back
+    /// (producers blocked on a full collection wake and get theirs back).
+    /// Everything producers pushed before stays pending: the next
+    /// [`commit`](Self::commit) makes it visible. The collection's own
+    /// pushes still work. Dropping the collection closes it too.
+    /// Closing twice is harmless; a collection cannot be reopened.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// let mut events = BufferedCollection::new();
+    /// let producer = events.producer();
+    /// producer.push(1).unwrap();
+    /// events.close();
+    /// assert!(events.is_closed());
+    /// assert_eq!(producer.push(2).unwrap_err().into_inner(), 2);
+    /// assert_eq!(events.commit(), 1); // the push made before `close`
+    /// assert_eq!(events.as_slice(), [1]);
+    /// ```
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+    pub fn close(&mut self) {
+        self.link.close();
+    }
+
+    /// Whether [`close`](Self::close) was called.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// let mut c: BufferedCollection<u8> = BufferedCollection::new();
+    /// assert!(!c.is_closed());
+    /// c.close();
+    /// assert!(c.is_closed());
+    /// ```
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+    pub fn is_closed(&self) -> bool {
+        self.link.is_closed()
+    }
+
+    /// The number of live [`Producer`] handles (clones count, dropped ones
+    /// do not).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// let c: BufferedCollection<u8> = BufferedCollection::new();
+    /// let p = c.producer();
+    /// let q = p.clone();
+    /// assert_eq!(c.producer_count(), 2);
+    /// drop((p, q));
+    /// assert_eq!(c.producer_count(), 0);
+    /// ```
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+    pub fn producer_count(&self) -> usize {
+        self.link.producer_count()
+    }
+
+    /// Blocks until there is something to [`commit`](Self::commit) and
+    /// returns `true`, or returns `false` once nothing can arrive any more:
+    /// the collection is [closed](Self::close), or no [`Producer`] is left.
+    ///
+    /// Returns `true` at once if anything is pending (local pushes
+    /// included), also after `close` while producers' earlier pushes wait
+    /// for the commit. So `while queue.wait_pending() { queue.commit(); … }`
+    /// handles every event and ends when the producers are gone or the queue
+    /// is closed and drained. Hands the room that removals freed in a
+    /// [bounded](Self::bounded) collection to blocked producers before it
+    /// sleeps.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// let mut events = BufferedCollection::new();
+    /// let producer = events.producer();
+    /// let worker = std::thread::spawn(move || {
+    ///     for i in 0..100 {
+    ///         producer.push(i).unwrap();
+    ///     }
+    ///     // `producer` is dropped here: the last one.
+    /// });
+    /// let mut handled = Vec::new();
+    /// while events.wait_pending() {
+    ///     events.commit();
+    ///     events.traverse(|e| handled.push(e.remove()));
+    /// }
+    /// worker.join().unwrap();
+    /// assert_eq!(handled, (0..100).collect::<Vec<_>>());
+    /// ```
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+    pub fn wait_pending(&self) -> bool {
+        !self.pending.is_empty() || self.link.wait_pending(self.owned(), None)
+    }
+
+    /// Like [`wait_pending`](Self::wait_pending), but gives up after
+    /// `timeout` and returns `false` then too.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// let events: BufferedCollection<u32> = BufferedCollection::new();
+    /// let producer = events.producer();
+    /// assert!(!events.wait_pending_timeout(Duration::from_millis(1))); // nothing came
+    /// producer.push(1).unwrap();
+    /// assert!(events.wait_pending_timeout(Duration::from_millis(1)));
+    /// ```
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+    pub fn wait_pending_timeout(&self, timeout: Duration) -> bool {
+        !self.pending.is_empty() || self.link.wait_pending(self.owned(), Some(timeout))
     }
 
     /// Removes every visible element. Pending ones stay.
@@ -314,6 +689,7 @@ impl<T, A> BufferedCollection<T, A> {
     /// ```
     pub fn clear_visible(&mut self) {
         self.store.vec.clear();
+        self.release();
     }
 
     /// Removes every pending element, producers' pushes so far included.
@@ -333,7 +709,7 @@ impl<T, A> BufferedCollection<T, A> {
     pub fn clear_pending(&mut self) {
         self.pending.clear();
         #[cfg(feature = "std")]
-        self.link.shared.clear();
+        self.link.clear(self.owned());
     }
 
     /// Removes every visible and pending element.
@@ -353,6 +729,66 @@ impl<T, A> BufferedCollection<T, A> {
     pub fn clear(&mut self) {
         self.clear_visible();
         self.clear_pending();
+    }
+
+    /// Takes the collection apart: the visible elements, and everything
+    /// pending in the order [`commit`](Self::commit) would append it (local
+    /// pushes, then the producers' queue). Nothing is lost: the producers'
+    /// queue is closed first, so their later pushes hand the value back.
+    ///
+    /// # Panics
+    ///
+    /// If the pending `Vec` cannot grow (capacity overflow); every element
+    /// is then dropped exactly once.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// let mut c = BufferedCollection::new();
+    /// c.push(1);
+    /// c.commit();
+    /// c.push(2);
+    /// let p = c.producer();
+    /// p.push(3).unwrap();
+    /// assert_eq!(c.into_parts(), (vec![1], vec![2, 3]));
+    /// assert!(p.is_closed());
+    /// ```
+    pub fn into_parts(self) -> (Vec<T>, Vec<T>) {
+        let BufferedCollection { store, pending, .. } = self;
+        #[cfg(feature = "std")]
+        let pending = {
+            let mut pending = pending;
+            let mut queued = self.link.close_and_take();
+            pending.append(&mut queued);
+            pending
+        };
+        (store.vec, pending)
+    }
+
+    /// Every element, visible then pending, in the order a
+    /// [`commit`](Self::commit) would leave them: `into_parts` joined.
+    /// Nothing is lost (see [`into_parts`](Self::into_parts)).
+    ///
+    /// # Panics
+    ///
+    /// If the result cannot grow (capacity overflow); every element is then
+    /// dropped exactly once.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// let mut c: BufferedCollection<i32> = vec![1, 2].into();
+    /// c.push(3);
+    /// assert_eq!(c.into_vec(), [1, 2, 3]);
+    /// ```
+    pub fn into_vec(self) -> Vec<T> {
+        let (mut visible, mut pending) = self.into_parts();
+        visible.append(&mut pending);
+        visible
     }
 
     /// The auto-remove policy.
@@ -415,6 +851,7 @@ impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
     /// ```
     #[inline]
     pub fn cursor(&mut self) -> Cursor<'_, T, A> {
+        self.prepare_pass();
         Cursor::new(
             Pass::begin(&mut self.store, Some(&mut self.pending)),
             &mut self.policy,
@@ -437,6 +874,7 @@ impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
         F: FnMut(Entry<'_, T>),
     {
         self.cursor().for_each(f);
+        self.release();
     }
 
     /// Applies the auto-remove policy to the visible elements; returns how
@@ -453,7 +891,9 @@ impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
     /// assert_eq!(c.prune(), 2);
     /// ```
     pub fn prune(&mut self) -> usize {
-        self.cursor().run_policy()
+        let removed = self.cursor().run_policy();
+        self.release();
+        removed
     }
 }
 
@@ -466,8 +906,11 @@ impl<T: Clone, A: Clone> Clone for BufferedCollection<T, A> {
             store: self.store.clone(),
             pending: self.pending.clone(),
             policy: self.policy.clone(),
+            max: self.max,
             #[cfg(feature = "std")]
-            link: ProducerLink::new(),
+            link: ProducerLink::new(self.max),
+            #[cfg(feature = "std")]
+            producers_made: AtomicBool::new(false),
         }
     }
 }
@@ -478,7 +921,7 @@ impl<T: fmt::Debug, A> fmt::Debug for BufferedCollection<T, A> {
         d.field("visible", &self.store.vec)
             .field("pending", &self.pending);
         #[cfg(feature = "std")]
-        d.field("producer_pending", &self.link.shared.len());
+        d.field("producer_pending", &self.link.len());
         d.finish()
     }
 }
@@ -517,9 +960,20 @@ impl<T, A> Deref for BufferedCollection<T, A> {
 }
 
 /// Pushes every element to the pending buffer.
+///
+/// # Panics
+///
+/// As [`push`](BufferedCollection::push): on a bounded collection that
+/// becomes full (the elements pushed so far stay pending).
 impl<T, A> Extend<T> for BufferedCollection<T, A> {
     fn extend<I: IntoIterator<Item = T>>(&mut self, iter: I) {
-        self.pending.extend(iter);
+        if self.max == usize::MAX {
+            self.pending.extend(iter);
+        } else {
+            for value in iter {
+                self.push(value);
+            }
+        }
     }
 }
 
@@ -554,5 +1008,25 @@ impl<'a, T, A> IntoIterator for &'a mut BufferedCollection<T, A> {
 
     fn into_iter(self) -> Self::IntoIter {
         self.iter_mut()
+    }
+}
+
+/// Every element, visible then pending, as [`into_vec`](BufferedCollection::into_vec).
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::BufferedCollection;
+///
+/// let mut c: BufferedCollection<char> = vec!['a'].into();
+/// c.push('b');
+/// assert_eq!(c.into_iter().collect::<String>(), "ab");
+/// ```
+impl<T, A> IntoIterator for BufferedCollection<T, A> {
+    type Item = T;
+    type IntoIter = alloc::vec::IntoIter<T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.into_vec().into_iter()
     }
 }

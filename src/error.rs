@@ -121,3 +121,106 @@ impl<T> fmt::Display for CapacityError<T> {
 }
 
 impl<T> core::error::Error for CapacityError<T> {}
+
+/// The error of a non-blocking push through a producer
+/// ([`Producer::try_push`](crate::Producer::try_push)): the value comes
+/// back in either case.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::{BufferedCollection, TryPushError};
+///
+/// let mut events = BufferedCollection::bounded(1);
+/// let producer = events.producer();
+/// producer.try_push("first").unwrap();
+/// assert_eq!(producer.try_push("second"), Err(TryPushError::Full("second")));
+/// events.close();
+/// let err = producer.try_push("third").unwrap_err();
+/// assert!(err.is_closed());
+/// assert_eq!(err.into_inner(), "third");
+/// ```
+#[cfg(feature = "std")]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub enum TryPushError<T> {
+    /// The collection is [bounded](crate::BufferedCollection::bounded) and
+    /// full; room may come later.
+    Full(T),
+    /// The collection was closed or dropped; no push will succeed again.
+    Closed(T),
+}
+
+#[cfg(feature = "std")]
+impl<T> TryPushError<T> {
+    /// Returns the value that could not be pushed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::TryPushError;
+    ///
+    /// assert_eq!(TryPushError::Full(3).into_inner(), 3);
+    /// assert_eq!(TryPushError::Closed(4).into_inner(), 4);
+    /// ```
+    #[inline]
+    pub fn into_inner(self) -> T {
+        match self {
+            TryPushError::Full(value) | TryPushError::Closed(value) => value,
+        }
+    }
+
+    /// Whether the push failed because the collection was full.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::TryPushError;
+    ///
+    /// assert!(TryPushError::Full(()).is_full());
+    /// assert!(!TryPushError::Closed(()).is_full());
+    /// ```
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        matches!(self, TryPushError::Full(_))
+    }
+
+    /// Whether the push failed because the collection was closed or
+    /// dropped.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::TryPushError;
+    ///
+    /// assert!(TryPushError::Closed(()).is_closed());
+    /// assert!(!TryPushError::Full(()).is_closed());
+    /// ```
+    #[inline]
+    pub fn is_closed(&self) -> bool {
+        matches!(self, TryPushError::Closed(_))
+    }
+}
+
+#[cfg(feature = "std")]
+impl<T> fmt::Debug for TryPushError<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TryPushError::Full(_) => f.write_str("Full(..)"),
+            TryPushError::Closed(_) => f.write_str("Closed(..)"),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl<T> fmt::Display for TryPushError<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TryPushError::Full(_) => f.write_str("the bounded collection is full"),
+            TryPushError::Closed(_) => f.write_str("the collection was closed or dropped"),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl<T> core::error::Error for TryPushError<T> {}

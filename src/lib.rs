@@ -306,6 +306,8 @@ mod collection;
 mod cursor;
 mod error;
 pub mod layers;
+#[cfg(all(test, loom, feature = "std"))]
+mod loom_tests;
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub mod parallel;
@@ -329,6 +331,8 @@ pub use buffered::BufferedCollection;
 pub use collection::{Mode, ReadWriteCollection, ShrinkPolicy};
 pub use cursor::{Cursor, Entry};
 pub use error::CapacityError;
+#[cfg(feature = "std")]
+pub use error::TryPushError;
 pub use layers::{LayerKey, Layers, LayersCursor};
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]

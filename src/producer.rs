@@ -1,87 +1,313 @@
 //! Cross-thread producers for [`BufferedCollection`](crate::BufferedCollection).
+//!
+//! # The shared queue
+//!
+//! Producers push into one `Vec` behind a mutex; the collection swaps it out
+//! whole at `commit`. The same mutex guards the queue's state:
+//!
+//! * `closed`: set by `BufferedCollection::close` and by the collection's
+//!   drop; pushes then hand the value back.
+//! * `producers`: live `Producer` handles, so `wait_pending` can tell that
+//!   nothing can arrive any more.
+//! * For a bounded collection, `max` and `held`: `held` counts the elements
+//!   the collection holds outside the queue (visible + local pending), as
+//!   last published by the collection, plus the room a traversal reserved
+//!   for its pushes. Producers push only while `held + items.len() < max`.
+//!   The collection publishes every increase before it happens (its own
+//!   pushes lock and count; a traversal reserves the room it may use when
+//!   it starts) and decreases lazily (at its next `commit`, `wait_pending`,
+//!   `traverse`, …), so `held` is never below the true count and the
+//!   bound holds at every instant.
+//!
+//! Two condition variables: `pushed` wakes `wait_pending` (a push, the last
+//! producer leaving, a close); `room` wakes producers blocked on a full
+//! bounded collection (room published, or a close). Waiters register in
+//! `waiting_*` under the lock before they wait, and notifiers read those
+//! counts under the lock, so no wake-up is lost and an uncontended push
+//! never touches a condition variable.
 
 use alloc::vec::Vec;
 use core::fmt;
+use std::time::{Duration, Instant};
 
-use crate::sync::{lock, Arc, Mutex};
+use crate::error::TryPushError;
+use crate::sync::{lock, wait, wait_timeout, Arc, Condvar, Mutex, MutexGuard};
 
-/// The queue producers push into; the collection takes it whole at
-/// `commit` and closes it when dropped.
+/// The queue producers push into and the state around it.
 pub(crate) struct Shared<T> {
     queue: Mutex<Queue<T>>,
+    /// `wait_pending` waits here.
+    pushed: Condvar,
+    /// Producers blocked on a full bounded collection wait here.
+    room: Condvar,
 }
 
-struct Queue<T> {
+/// The state behind the mutex; see the module docs.
+pub(crate) struct Queue<T> {
     items: Vec<T>,
     closed: bool,
+    producers: usize,
+    /// The bound; `usize::MAX` when unbounded (then `held` is unused).
+    max: usize,
+    held: usize,
+    waiting_consumers: usize,
+    waiting_producers: usize,
+}
+
+impl<T> Queue<T> {
+    /// How many more elements producers may push now.
+    #[inline]
+    fn room(&self) -> usize {
+        if self.max == usize::MAX {
+            // Unbounded: never "full". A zero-sized `T` at `usize::MAX`
+            // queued elements makes `Vec::push` panic with "capacity
+            // overflow", which is the truth.
+            usize::MAX
+        } else {
+            self.max - self.held - self.items.len()
+        }
+    }
+
+    /// Sets `held` to `owned`, the collection's exact count, and wakes
+    /// blocked producers if that freed room.
+    fn publish(&mut self, owned: usize, room: &Condvar) {
+        if self.max == usize::MAX {
+            return;
+        }
+        let freed = owned < self.held;
+        self.held = owned;
+        if freed && self.waiting_producers > 0 {
+            room.notify_all();
+        }
+    }
 }
 
 impl<T> Shared<T> {
-    pub(crate) fn new() -> Arc<Self> {
+    fn new(max: usize) -> Arc<Self> {
         Arc::new(Shared {
             queue: Mutex::new(Queue {
                 items: Vec::new(),
                 closed: false,
+                producers: 0,
+                max,
+                held: 0,
+                waiting_consumers: 0,
+                waiting_producers: 0,
             }),
+            pushed: Condvar::new(),
+            room: Condvar::new(),
         })
     }
 
-    /// Swaps the queued items with `spare` (empty, capacity kept), so the
-    /// lock is held for a pointer swap only and no buffer is reallocated in
-    /// a steady loop.
-    pub(crate) fn take_into(&self, spare: &mut Vec<T>) {
-        debug_assert!(spare.is_empty());
-        let mut queue = lock(&self.queue);
-        core::mem::swap(&mut queue.items, spare);
+    fn lock(&self) -> MutexGuard<'_, Queue<T>> {
+        lock(&self.queue)
     }
 
-    pub(crate) fn len(&self) -> usize {
-        lock(&self.queue).items.len()
-    }
-
-    pub(crate) fn clear(&self) {
-        let items = core::mem::take(&mut lock(&self.queue).items);
-        drop(items); // element destructors run outside the lock
-    }
-
-    /// Refuses all later pushes and drops what is queued (outside the lock).
-    pub(crate) fn close(&self) {
-        let items = {
-            let mut queue = lock(&self.queue);
-            queue.closed = true;
-            core::mem::take(&mut queue.items)
-        };
-        drop(items);
+    /// Wakes `wait_pending` if anyone waits (read under the lock by the
+    /// caller, who passes the count). `wait_pending` only sleeps on an empty
+    /// queue, so pushers pass the count only when they made the queue
+    /// non-empty: later pushes find the wake-up already sent.
+    #[inline]
+    fn wake_consumers(&self, waiting: usize) {
+        if waiting > 0 {
+            self.pushed.notify_all();
+        }
     }
 }
 
 /// The collection's end of the producers' queue. Dropping it closes the
 /// queue: later pushes fail and queued elements are dropped exactly once.
 pub(crate) struct ProducerLink<T> {
-    pub(crate) shared: Arc<Shared<T>>,
+    shared: Arc<Shared<T>>,
     /// Empty buffer swapped with the queue at each commit.
     spare: Vec<T>,
 }
 
 impl<T> ProducerLink<T> {
-    pub(crate) fn new() -> Self {
+    /// A link for a collection bounded to `max` (`usize::MAX`: unbounded).
+    pub(crate) fn new(max: usize) -> Self {
         ProducerLink {
-            shared: Shared::new(),
+            shared: Shared::new(max),
             spare: Vec::new(),
         }
     }
 
-    /// Appends everything queued so far to `dest`, in queue order.
+    /// Locks the queue and publishes `owned` (the collection's exact count
+    /// of visible + local pending elements; a bounded collection only).
+    fn sync(&self, owned: usize) -> MutexGuard<'_, Queue<T>> {
+        let mut queue = self.shared.lock();
+        queue.publish(owned, &self.shared.room);
+        queue
+    }
+
+    /// Appends everything queued so far to `dest`, in queue order, and
+    /// publishes `dest`'s new length as the collection's count (the caller
+    /// has emptied its local pending buffer into `dest`).
+    ///
+    /// Nothing leaves the queue before `dest` has room for all of it: if
+    /// growing `dest` panics (capacity overflow, allocation failure), every
+    /// item is still queued, in order, and the next commit takes it.
     pub(crate) fn take_into(&mut self, dest: &mut Vec<T>) {
-        self.shared.take_into(&mut self.spare);
-        // `append` empties `spare` but keeps its capacity for the next swap.
-        dest.append(&mut self.spare);
+        debug_assert!(self.spare.is_empty());
+        loop {
+            let needed = {
+                let mut queue = self.shared.lock();
+                let n = queue.items.len();
+                // An empty `dest` takes the items by a swap below: no room
+                // needed.
+                if dest.is_empty() || n <= dest.capacity() - dest.len() {
+                    core::mem::swap(&mut queue.items, &mut self.spare);
+                    // The taken items now count as the collection's.
+                    queue.publish(dest.len() + n, &self.shared.room);
+                    break;
+                }
+                n
+            };
+            // Outside the lock, so producers are not held up by the
+            // allocation. Producers may queue more meanwhile: try again.
+            dest.reserve(needed);
+        }
+        if dest.is_empty() {
+            // No copy: `spare` gets `dest`'s empty buffer for the next swap.
+            core::mem::swap(dest, &mut self.spare);
+        } else {
+            // `dest` has room for all of `spare`: this cannot allocate or
+            // panic. It empties `spare` but keeps its capacity.
+            dest.append(&mut self.spare);
+        }
+    }
+
+    /// Producers' pushes not yet taken.
+    pub(crate) fn len(&self) -> usize {
+        self.shared.lock().items.len()
+    }
+
+    /// Drops the queued items (outside the lock) and publishes `owned`.
+    pub(crate) fn clear(&self, owned: usize) {
+        let items = core::mem::take(&mut self.sync(owned).items);
+        drop(items);
+    }
+
+    /// Publishes the collection's exact count `owned`, handing back room a
+    /// traversal freed or reserved.
+    pub(crate) fn publish(&self, owned: usize) {
+        drop(self.sync(owned));
+    }
+
+    /// The owner's own push into a bounded collection holding `owned`
+    /// elements: whether there is room for one more, counting the queue;
+    /// if so the new element is counted at once.
+    pub(crate) fn reserve_one(&self, owned: usize) -> bool {
+        let mut queue = self.sync(owned);
+        if queue.room() == 0 {
+            return false;
+        }
+        queue.held += 1;
+        true
+    }
+
+    /// Before a traversal of a bounded collection holding `owned`
+    /// elements: returns the maximum length the traversal may reach
+    /// (visible + its pushes), and while producers are alive reserves that
+    /// room so they cannot take it meanwhile (they find the collection full
+    /// until the room is published again).
+    pub(crate) fn reserve_for_pass(&self, owned: usize) -> usize {
+        let mut queue = self.sync(owned);
+        let pass_max = queue.max - queue.items.len();
+        if queue.producers > 0 {
+            queue.held = pass_max;
+        }
+        pass_max
+    }
+
+    /// Elements queued by producers plus the collection's own count, for a
+    /// bound check.
+    pub(crate) fn total_with(&self, owned: usize) -> usize {
+        self.sync(owned).items.len().saturating_add(owned)
+    }
+
+    /// Changes the bound. The caller has checked it is not below the total.
+    pub(crate) fn set_max(&self, max: usize, owned: usize) {
+        let mut queue = self.shared.lock();
+        queue.max = max;
+        queue.held = if max == usize::MAX { 0 } else { owned };
+        if queue.waiting_producers > 0 {
+            self.shared.room.notify_all();
+        }
+    }
+
+    /// Refuses all later pushes; what is queued stays for the next commit.
+    /// Wakes producers blocked on a full collection (they get their value
+    /// back).
+    pub(crate) fn close(&self) {
+        let mut queue = self.shared.lock();
+        queue.closed = true;
+        let waiting = (queue.waiting_producers, queue.waiting_consumers);
+        drop(queue);
+        if waiting.0 > 0 {
+            self.shared.room.notify_all();
+        }
+        self.shared.wake_consumers(waiting.1);
+    }
+
+    /// Closes and takes everything queued, in order.
+    pub(crate) fn close_and_take(&self) -> Vec<T> {
+        self.close();
+        core::mem::take(&mut self.shared.lock().items)
+    }
+
+    pub(crate) fn is_closed(&self) -> bool {
+        self.shared.lock().closed
+    }
+
+    pub(crate) fn producer_count(&self) -> usize {
+        self.shared.lock().producers
+    }
+
+    /// A new producer handle; publishes `owned` first.
+    pub(crate) fn producer(&self, owned: usize) -> Producer<T> {
+        self.sync(owned).producers += 1;
+        Producer {
+            shared: Arc::clone(&self.shared),
+        }
+    }
+
+    /// Blocks until producers' pushes are queued (`true`), or nothing can
+    /// arrive any more (closed, no producer: `false`), or `timeout` passed
+    /// (`false`). Publishes `owned` first, so producers blocked on room the
+    /// collection has freed can go on and fill the queue.
+    pub(crate) fn wait_pending(&self, owned: usize, timeout: Option<Duration>) -> bool {
+        // `None`: no deadline (also when `now + timeout` does not fit).
+        let deadline = timeout.and_then(|t| Instant::now().checked_add(t));
+        let mut queue = self.sync(owned);
+        loop {
+            if !queue.items.is_empty() {
+                return true;
+            }
+            if queue.closed || queue.producers == 0 {
+                return false;
+            }
+            queue.waiting_consumers += 1;
+            queue = match (timeout, deadline) {
+                (Some(_), Some(deadline)) => {
+                    let now = Instant::now();
+                    if now >= deadline {
+                        queue.waiting_consumers -= 1;
+                        return false;
+                    }
+                    wait_timeout(&self.shared.pushed, queue, deadline - now)
+                }
+                _ => wait(&self.shared.pushed, queue),
+            };
+            queue.waiting_consumers -= 1;
+        }
     }
 }
 
 impl<T> Drop for ProducerLink<T> {
     fn drop(&mut self) {
-        self.shared.close();
+        // Queued elements are dropped outside the lock, exactly once.
+        drop(self.close_and_take());
     }
 }
 
@@ -91,8 +317,16 @@ impl<T> Drop for ProducerLink<T> {
 /// Cheap to clone (`Arc`), `Send + Sync` when `T: Send`. Elements pushed
 /// through producers become visible at the next
 /// [`commit`](crate::BufferedCollection::commit), after the collection's own
-/// pending pushes, each producer's pushes in the order it made them. After
-/// the collection is dropped, [`push`](Producer::push) hands the value back.
+/// pending pushes, each producer's pushes in the order it made them.
+///
+/// After the collection is [closed](crate::BufferedCollection::close) or
+/// dropped, every push hands the value back. On a
+/// [bounded](crate::BufferedCollection::bounded) collection that is full,
+/// [`push`](Producer::push) blocks until there is room and
+/// [`try_push`](Producer::try_push) hands the value back. Live handles are
+/// counted ([`producer_count`](crate::BufferedCollection::producer_count)),
+/// so the collection can tell when the last one is gone
+/// ([`wait_pending`](crate::BufferedCollection::wait_pending)).
 ///
 /// # Examples
 ///
@@ -112,16 +346,29 @@ impl<T> Drop for ProducerLink<T> {
 /// ```
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub struct Producer<T> {
-    pub(crate) shared: Arc<Shared<T>>,
+    shared: Arc<Shared<T>>,
 }
 
 impl<T> Producer<T> {
-    /// Adds `value` to the collection's pending side.
+    /// Adds `value` to the collection's pending side. On a full
+    /// [bounded](crate::BufferedCollection::bounded) collection, blocks
+    /// until there is room or the collection is closed (see
+    /// [`bounded`](crate::BufferedCollection::bounded) for when freed room
+    /// reaches producers).
+    /// Never blocks on an unbounded collection.
+    ///
+    /// Do not call it from the thread that owns a full bounded collection:
+    /// nothing would free room.
     ///
     /// # Errors
     ///
     /// [`ProducerClosed`] holding `value` if the collection has been
-    /// dropped.
+    /// closed or dropped (also when that happens while the push waits for
+    /// room).
+    ///
+    /// # Panics
+    ///
+    /// If the queue cannot grow (capacity overflow, as `Vec::push`).
     ///
     /// # Examples
     ///
@@ -132,19 +379,221 @@ impl<T> Producer<T> {
     /// let p = c.producer();
     /// p.push("hello").unwrap();
     /// assert_eq!(c.pending_len(), 1);
-    /// drop(c);
+    /// c.close();
     /// assert_eq!(p.push("late").unwrap_err().into_inner(), "late");
+    /// c.commit();
+    /// assert_eq!(c.as_slice(), ["hello"]);
     /// ```
     pub fn push(&self, value: T) -> Result<(), ProducerClosed<T>> {
-        let mut queue = lock(&self.shared.queue);
-        if queue.closed {
-            return Err(ProducerClosed { value });
+        let mut queue = self.shared.lock();
+        loop {
+            if queue.closed {
+                return Err(ProducerClosed { value });
+            }
+            if queue.room() > 0 {
+                break;
+            }
+            queue.waiting_producers += 1;
+            queue = wait(&self.shared.room, queue);
+            queue.waiting_producers -= 1;
         }
+        let waiting = if queue.items.is_empty() {
+            queue.waiting_consumers
+        } else {
+            0
+        };
         queue.items.push(value);
+        drop(queue);
+        self.shared.wake_consumers(waiting);
         Ok(())
     }
 
-    /// Whether the collection has been dropped (pushes will fail).
+    /// Adds `value` to the collection's pending side if that can be done
+    /// without waiting.
+    ///
+    /// # Errors
+    ///
+    /// [`TryPushError::Full`] holding `value` if the collection is
+    /// [bounded](crate::BufferedCollection::bounded) and full;
+    /// [`TryPushError::Closed`] holding it if the collection has been closed
+    /// or dropped.
+    ///
+    /// # Panics
+    ///
+    /// If the queue cannot grow (capacity overflow, as `Vec::push`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{BufferedCollection, TryPushError};
+    ///
+    /// let mut c = BufferedCollection::bounded(2);
+    /// let p = c.producer();
+    /// assert_eq!(p.try_push(1), Ok(()));
+    /// assert_eq!(p.try_push(2), Ok(()));
+    /// assert_eq!(p.try_push(3), Err(TryPushError::Full(3)));
+    /// c.commit();
+    /// c.traverse(|e| { e.remove(); }); // frees the room
+    /// assert_eq!(p.try_push(3), Ok(()));
+    /// drop(c);
+    /// assert_eq!(p.try_push(4), Err(TryPushError::Closed(4)));
+    /// ```
+    pub fn try_push(&self, value: T) -> Result<(), TryPushError<T>> {
+        let mut queue = self.shared.lock();
+        if queue.closed {
+            return Err(TryPushError::Closed(value));
+        }
+        if queue.room() == 0 {
+            return Err(TryPushError::Full(value));
+        }
+        let waiting = if queue.items.is_empty() {
+            queue.waiting_consumers
+        } else {
+            0
+        };
+        queue.items.push(value);
+        drop(queue);
+        self.shared.wake_consumers(waiting);
+        Ok(())
+    }
+
+    /// Moves the elements of `batch` to the collection's pending side, in
+    /// order, under one lock, as many as there is room for; the rest stay in
+    /// `batch` (the elements that did not fit, in order). `batch` keeps its
+    /// allocation either way, so it can be reused for the next batch.
+    ///
+    /// # Errors
+    ///
+    /// [`TryPushError::Full`] if the collection is
+    /// [bounded](crate::BufferedCollection::bounded) and not everything
+    /// fitted (a prefix may have been pushed; `batch` holds the rest);
+    /// [`TryPushError::Closed`] if the collection has been closed or dropped
+    /// (nothing was pushed).
+    ///
+    /// # Panics
+    ///
+    /// If the queue cannot grow (capacity overflow); nothing is pushed
+    /// then and `batch` is unchanged.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{BufferedCollection, TryPushError};
+    ///
+    /// let mut c = BufferedCollection::bounded(3);
+    /// let p = c.producer();
+    /// let mut batch = vec![1, 2, 3, 4, 5];
+    /// assert_eq!(p.try_push_batch(&mut batch), Err(TryPushError::Full(())));
+    /// assert_eq!(batch, [4, 5]); // what did not fit
+    /// c.commit();
+    /// assert_eq!(c.as_slice(), [1, 2, 3]);
+    /// ```
+    pub fn try_push_batch(&self, batch: &mut Vec<T>) -> Result<(), TryPushError<()>> {
+        let mut queue = self.shared.lock();
+        if queue.closed {
+            return Err(TryPushError::Closed(()));
+        }
+        let waiting = if queue.items.is_empty() {
+            queue.waiting_consumers
+        } else {
+            0
+        };
+        let pushed = Self::move_batch(&mut queue, batch);
+        drop(queue);
+        if pushed > 0 {
+            self.shared.wake_consumers(waiting);
+        }
+        if batch.is_empty() {
+            Ok(())
+        } else {
+            Err(TryPushError::Full(()))
+        }
+    }
+
+    /// Moves the elements of `batch` to the collection's pending side, in
+    /// order: all of them under one lock when there is room, else as many
+    /// as fit, then it waits for room (as [`push`](Producer::push)) and goes
+    /// on. `batch` is empty on success and keeps its allocation.
+    ///
+    /// # Errors
+    ///
+    /// [`ProducerClosed`] if the collection has been closed or dropped
+    /// before every element was pushed; `batch` holds the elements that were
+    /// not pushed, in order.
+    ///
+    /// # Panics
+    ///
+    /// If the queue cannot grow (capacity overflow); `batch` then holds
+    /// every element not yet pushed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// let mut c = BufferedCollection::new();
+    /// let p = c.producer();
+    /// let mut batch = vec![1, 2, 3];
+    /// p.push_batch(&mut batch).unwrap();
+    /// assert!(batch.is_empty());
+    /// c.close();
+    /// batch.push(4);
+    /// assert!(p.push_batch(&mut batch).is_err());
+    /// assert_eq!(batch, [4]); // handed back
+    /// c.commit();
+    /// assert_eq!(c.as_slice(), [1, 2, 3]);
+    /// ```
+    pub fn push_batch(&self, batch: &mut Vec<T>) -> Result<(), ProducerClosed<()>> {
+        let mut queue = self.shared.lock();
+        loop {
+            if queue.closed {
+                return Err(ProducerClosed { value: () });
+            }
+            let waiting = if queue.items.is_empty() {
+                queue.waiting_consumers
+            } else {
+                0
+            };
+            if Self::move_batch(&mut queue, batch) > 0 {
+                if batch.is_empty() {
+                    drop(queue);
+                    self.shared.wake_consumers(waiting);
+                    return Ok(());
+                }
+                // The consumer may be waiting for exactly these.
+                if waiting > 0 {
+                    self.shared.pushed.notify_all();
+                }
+            } else if batch.is_empty() {
+                return Ok(());
+            }
+            queue.waiting_producers += 1;
+            queue = wait(&self.shared.room, queue);
+            queue.waiting_producers -= 1;
+        }
+    }
+
+    /// Moves the longest prefix of `batch` that fits into the queue;
+    /// returns how many it moved.
+    fn move_batch(queue: &mut Queue<T>, batch: &mut Vec<T>) -> usize {
+        let n = queue.room().min(batch.len());
+        if n == 0 {
+            return 0;
+        }
+        if n == batch.len() && queue.items.is_empty() {
+            // Everything fits in an empty queue: hand over the buffer and
+            // take the queue's (empty, with its capacity) in exchange.
+            core::mem::swap(&mut queue.items, batch);
+        } else {
+            // Reserve first: if it panics nothing has left `batch`.
+            queue.items.reserve(n);
+            queue.items.extend(batch.drain(..n));
+        }
+        n
+    }
+
+    /// Whether the collection has been closed or dropped (pushes will
+    /// fail).
     ///
     /// # Examples
     ///
@@ -158,15 +607,31 @@ impl<T> Producer<T> {
     /// assert!(p.is_closed());
     /// ```
     pub fn is_closed(&self) -> bool {
-        lock(&self.shared.queue).closed
+        self.shared.lock().closed
     }
 }
 
 impl<T> Clone for Producer<T> {
     fn clone(&self) -> Self {
+        self.shared.lock().producers += 1;
         Producer {
             shared: Arc::clone(&self.shared),
         }
+    }
+}
+
+impl<T> Drop for Producer<T> {
+    fn drop(&mut self) {
+        let mut queue = self.shared.lock();
+        queue.producers -= 1;
+        let waiting = if queue.producers == 0 {
+            queue.waiting_consumers
+        } else {
+            0
+        };
+        drop(queue);
+        // The last producer leaving ends `wait_pending`.
+        self.shared.wake_consumers(waiting);
     }
 }
 
@@ -178,8 +643,8 @@ impl<T> fmt::Debug for Producer<T> {
     }
 }
 
-/// The error of [`Producer::push`] after the collection was dropped: the
-/// value comes back.
+/// The error of [`Producer::push`] after the collection was closed or
+/// dropped: the value comes back.
 ///
 /// # Examples
 ///
@@ -190,7 +655,7 @@ impl<T> fmt::Debug for Producer<T> {
 /// let p = c.producer();
 /// drop(c);
 /// let err = p.push(5).unwrap_err();
-/// assert_eq!(err.to_string(), "the collection behind this producer was dropped");
+/// assert_eq!(err.to_string(), "the collection behind this producer was closed or dropped");
 /// assert_eq!(err.into_inner(), 5);
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -217,6 +682,13 @@ impl<T> ProducerClosed<T> {
     }
 }
 
+impl<T> From<ProducerClosed<T>> for TryPushError<T> {
+    /// A closed collection as a [`TryPushError::Closed`].
+    fn from(err: ProducerClosed<T>) -> Self {
+        TryPushError::Closed(err.value)
+    }
+}
+
 impl<T> fmt::Debug for ProducerClosed<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("ProducerClosed { .. }")
@@ -225,7 +697,7 @@ impl<T> fmt::Debug for ProducerClosed<T> {
 
 impl<T> fmt::Display for ProducerClosed<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("the collection behind this producer was dropped")
+        f.write_str("the collection behind this producer was closed or dropped")
     }
 }
 

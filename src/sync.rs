@@ -1,18 +1,43 @@
 //! The synchronisation primitives producers use: std's, or loom's when the
-//! crate is built with `--cfg loom` for model checking.
+//! crate's own tests are built with `--cfg loom` for model checking (loom
+//! is a dev-dependency only, so the library proper always uses std's).
 
-#[cfg(loom)]
-pub(crate) use loom::sync::{Arc, Mutex, MutexGuard};
-#[cfg(not(loom))]
-pub(crate) use std::sync::{Arc, Mutex, MutexGuard};
+#[cfg(all(test, loom))]
+pub(crate) use loom::sync::{Arc, Condvar, Mutex, MutexGuard};
+#[cfg(not(all(test, loom)))]
+pub(crate) use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+
+use std::time::Duration;
 
 /// Locks `mutex`, ignoring poisoning: nothing user-supplied runs under
 /// these locks, so a poisoned queue is still consistent (a panic there
-/// could only come from an allocation failure in `Vec::push`, after which
-/// the queue holds every element it held before).
+/// could only come from an allocation failure or a capacity overflow in
+/// `Vec::push`/`reserve`, after which the queue holds every element it held
+/// before).
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     match mutex.lock() {
         Ok(guard) => guard,
         Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
+/// `Condvar::wait`, ignoring poisoning (see [`lock`]).
+pub(crate) fn wait<'a, T>(condvar: &Condvar, guard: MutexGuard<'a, T>) -> MutexGuard<'a, T> {
+    match condvar.wait(guard) {
+        Ok(guard) => guard,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
+/// `Condvar::wait_timeout`, ignoring poisoning (see [`lock`]). Under loom
+/// this never times out (loom does not model time).
+pub(crate) fn wait_timeout<'a, T>(
+    condvar: &Condvar,
+    guard: MutexGuard<'a, T>,
+    timeout: Duration,
+) -> MutexGuard<'a, T> {
+    match condvar.wait_timeout(guard, timeout) {
+        Ok((guard, _)) => guard,
+        Err(poisoned) => poisoned.into_inner().0,
     }
 }

@@ -542,7 +542,7 @@ fn producer_push_after_drop_hands_the_value_back() {
     let err: ProducerClosed<String> = p.push("late".to_owned()).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "the collection behind this producer was dropped"
+        "the collection behind this producer was closed or dropped"
     );
     assert_eq!(format!("{err:?}"), "ProducerClosed { .. }");
     let as_error: &dyn Error = &err;
@@ -562,7 +562,7 @@ fn producer_push_after_drop_hands_the_value_back() {
     let boxed = push_boxed(&late).unwrap_err();
     assert_eq!(
         boxed.to_string(),
-        "the collection behind this producer was dropped"
+        "the collection behind this producer was closed or dropped"
     );
 }
 
@@ -818,4 +818,447 @@ fn element_drops_may_push_through_a_producer() {
     drop(c);
     assert_eq!(log.dropped(), [1, 2, 3, 4, 101, 102, 103, 104]);
     assert!(p.is_closed());
+}
+
+// ---------------------------------------------------------------------------
+// Event-queue API: close, producer count, waiting, bounds, batches, owned
+// access
+
+use std::thread;
+use std::time::Duration;
+
+use read_write_collection::{CapacityError, TryPushError};
+
+/// The message of a panic caught by `catch_unwind`.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        String::from("<non-string panic>")
+    }
+}
+
+#[test]
+fn close_keeps_earlier_pushes_and_hands_later_ones_back() {
+    let log = DropLog::default();
+    let mut c = BufferedCollection::new();
+    let p = c.producer();
+    p.push(log.item(1)).unwrap();
+    assert!(!c.is_closed());
+    c.close();
+    assert!(c.is_closed() && p.is_closed());
+    let back = p.push(log.item(2)).unwrap_err().into_inner();
+    assert_eq!(back.id, 2);
+    match p.try_push(log.item(3)) {
+        Err(TryPushError::Closed(item)) => assert_eq!(item.id, 3),
+        other => panic!("expected Closed, got {other:?}"),
+    }
+    assert_eq!(log.dropped(), [3], "only the value the test dropped itself");
+    c.push(log.item(4)); // the collection's own pushes still work
+    c.close(); // twice: harmless
+    assert_eq!(c.pending_len(), 2);
+    assert_eq!(c.commit(), 2);
+    assert_eq!(ids(&c), [4, 1], "local pending first, then the queue");
+    let late = c.producer();
+    assert!(late.is_closed(), "a producer made after close is closed");
+    drop(back);
+    drop(c);
+    assert_eq!(log.dropped(), [1, 2, 3, 4]);
+}
+
+#[test]
+fn producer_count_follows_clones_and_drops() {
+    let c: BufferedCollection<u8> = BufferedCollection::new();
+    assert_eq!(c.producer_count(), 0);
+    let p = c.producer();
+    let q = p.clone();
+    let r = c.producer();
+    assert_eq!(c.producer_count(), 3);
+    drop(q);
+    assert_eq!(c.producer_count(), 2);
+    thread::spawn(move || drop(p)).join().unwrap();
+    assert_eq!(c.producer_count(), 1);
+    drop(r);
+    assert_eq!(c.producer_count(), 0);
+}
+
+#[test]
+fn wait_pending_answers_at_once_when_it_can() {
+    let mut c: BufferedCollection<u8> = BufferedCollection::new();
+    assert!(!c.wait_pending(), "no producer: nothing can arrive");
+    c.push(1);
+    assert!(c.wait_pending(), "local pending counts");
+    c.commit();
+    let p = c.producer();
+    assert!(
+        !c.wait_pending_timeout(Duration::from_millis(5)),
+        "timed out"
+    );
+    p.push(2).unwrap();
+    assert!(c.wait_pending());
+    // A timeout too large for `Instant` means "no deadline", not a panic.
+    assert!(c.wait_pending_timeout(Duration::MAX));
+    assert!(c.wait_pending_timeout(Duration::ZERO));
+    c.close();
+    assert!(
+        c.wait_pending(),
+        "closed, but a push made before close is pending"
+    );
+    c.commit();
+    assert!(!c.wait_pending(), "closed and drained");
+    assert_eq!(c.as_slice(), [1, 2]);
+}
+
+#[test]
+fn wait_pending_wakes_on_a_push_and_on_the_last_producer_leaving() {
+    let mut c: BufferedCollection<u32> = BufferedCollection::new();
+    let p = c.producer();
+    let q = p.clone();
+    let (go_tx, go_rx) = std::sync::mpsc::channel::<()>();
+    let worker = thread::spawn(move || {
+        go_rx.recv().unwrap();
+        p.push(7).unwrap();
+        go_rx.recv().unwrap();
+        drop(p);
+        drop(q);
+    });
+    go_tx.send(()).unwrap();
+    assert!(c.wait_pending());
+    assert_eq!(c.commit(), 1);
+    go_tx.send(()).unwrap();
+    assert!(!c.wait_pending(), "the last producer left");
+    worker.join().unwrap();
+    assert_eq!(c.producer_count(), 0);
+    assert_eq!(c.as_slice(), [7]);
+}
+
+#[test]
+fn bounded_counts_visible_local_and_producer_pending() {
+    let mut c = BufferedCollection::bounded(3);
+    assert_eq!(c.max_len(), Some(3));
+    let p = c.producer();
+    c.push(1);
+    c.commit();
+    c.try_push(2).unwrap();
+    p.try_push(3).unwrap();
+    assert_eq!(c.try_push(4), Err(CapacityError::new_for_test(4)));
+    assert_eq!(p.try_push(5), Err(TryPushError::Full(5)));
+    let mut batch = vec![6, 7];
+    assert_eq!(p.try_push_batch(&mut batch), Err(TryPushError::Full(())));
+    assert_eq!(batch, [6, 7], "nothing fitted");
+    let err = catch_unwind(AssertUnwindSafe(|| c.push(8))).unwrap_err();
+    assert!(panic_message(&*err).contains("full bounded collection"));
+
+    // A commit moves pending to visible: still full.
+    assert_eq!(c.commit(), 2);
+    assert_eq!(p.try_push(9), Err(TryPushError::Full(9)));
+    // Removing frees room; `traverse` hands it to the producers at once.
+    c.traverse(|e| {
+        if *e == 1 {
+            e.remove();
+        }
+    });
+    assert_eq!(p.try_push(10), Ok(()));
+    assert_eq!(c.try_push(11).unwrap_err().into_inner(), 11);
+    c.clear_visible();
+    assert_eq!(p.try_push_batch(&mut batch), Ok(()));
+    assert!(batch.is_empty());
+    assert_eq!(c.pending_len(), 3);
+    c.commit();
+    assert_eq!(c.as_slice(), [10, 6, 7]);
+    c.clear_pending(); // nothing pending: still full
+    assert!(p.try_push(12).is_err());
+    c.clear();
+    assert_eq!(p.try_push(12), Ok(()));
+}
+
+/// `CapacityError` has no public constructor; compare through `into_inner`.
+trait NewForTest<T> {
+    fn new_for_test(value: T) -> Self;
+}
+
+impl<T> NewForTest<T> for CapacityError<T> {
+    fn new_for_test(value: T) -> Self {
+        let mut c = BufferedCollection::bounded(0);
+        c.try_push(value).unwrap_err()
+    }
+}
+
+#[test]
+fn extend_on_a_bounded_collection_stops_at_the_bound() {
+    let mut c = BufferedCollection::bounded(2);
+    let err = catch_unwind(AssertUnwindSafe(|| c.extend([1, 2, 3]))).unwrap_err();
+    assert!(panic_message(&*err).contains("full bounded collection"));
+    assert_eq!(c.pending(), [1, 2], "the elements pushed so far stay");
+}
+
+#[test]
+fn set_max_len_bounds_and_unbounds() {
+    let mut c = BufferedCollection::with_auto_remove(|n: &u8| *n == 0);
+    let p = c.producer();
+    c.push(1);
+    p.push(2).unwrap();
+    let err = catch_unwind(AssertUnwindSafe(|| c.set_max_len(Some(1)))).unwrap_err();
+    assert!(panic_message(&*err).contains("more than the new maximum length"));
+    assert_eq!(c.max_len(), None);
+    c.set_max_len(Some(2));
+    assert_eq!(c.max_len(), Some(2));
+    assert_eq!(p.try_push(3), Err(TryPushError::Full(3)));
+    c.set_max_len(None);
+    assert_eq!(p.try_push(3), Ok(()));
+    assert_eq!(c.commit(), 3);
+}
+
+#[test]
+fn a_blocked_producer_push_waits_for_room() {
+    let mut c = BufferedCollection::bounded(1);
+    let p = c.producer();
+    p.push(1).unwrap();
+    thread::scope(|s| {
+        let p = &p;
+        let blocked = s.spawn(move || p.push(2));
+        // The producer cannot have pushed: the collection is full.
+        assert!(!c.wait_pending_timeout(Duration::from_millis(20)) || c.pending_len() == 1);
+        assert_eq!(c.commit(), 1);
+        assert!(
+            !c.wait_pending_timeout(Duration::from_millis(20)),
+            "still full"
+        );
+        // A traversal through a plain cursor frees the room; `wait_pending`
+        // hands it over before it sleeps (else this would deadlock).
+        let mut cursor = c.cursor();
+        while let Some(e) = cursor.next() {
+            assert_eq!(e.remove(), 1);
+        }
+        drop(cursor);
+        assert!(c.wait_pending());
+        blocked.join().unwrap().unwrap();
+    });
+    assert_eq!(c.commit(), 1);
+    assert_eq!(c.as_slice(), [2]);
+}
+
+#[test]
+fn close_wakes_a_blocked_producer_with_its_value() {
+    let mut c = BufferedCollection::bounded(1);
+    let p = c.producer();
+    p.push(1).unwrap();
+    thread::scope(|s| {
+        let p = &p;
+        let blocked = s.spawn(move || p.push(2));
+        let batch = s.spawn(move || {
+            let mut batch = vec![3, 4];
+            let result = p.push_batch(&mut batch);
+            (result.is_err(), batch)
+        });
+        thread::sleep(Duration::from_millis(if cfg!(miri) { 1 } else { 20 }));
+        c.close();
+        assert_eq!(blocked.join().unwrap().unwrap_err().into_inner(), 2);
+        assert_eq!(batch.join().unwrap(), (true, vec![3, 4]));
+    });
+    assert_eq!(c.commit(), 1);
+    assert_eq!(c.as_slice(), [1]);
+}
+
+#[test]
+fn a_traversal_keeps_the_free_room_for_its_own_pushes() {
+    let mut c = BufferedCollection::bounded(4);
+    let p = c.producer();
+    c.push(0);
+    c.commit();
+    p.push(1).unwrap(); // queued: the traversal may push 4 - 1 - 1 = 2
+    let mut cursor = c.cursor();
+    let mut e = cursor.next().unwrap();
+    assert_eq!(
+        p.try_push(9),
+        Err(TryPushError::Full(9)),
+        "reserved for the pass"
+    );
+    e.try_push(10).unwrap();
+    e.try_push(11).unwrap();
+    assert_eq!(e.try_push(12).unwrap_err().into_inner(), 12);
+    drop(cursor);
+    assert_eq!(c.pending_len(), 3);
+    assert_eq!(c.len() + c.pending_len(), 4);
+    c.clear_visible(); // synchronises: one free slot for producers
+    assert_eq!(p.try_push(13), Ok(()));
+    assert_eq!(p.try_push(14), Err(TryPushError::Full(14)));
+    c.commit();
+    assert_eq!(c.as_slice(), [10, 11, 1, 13]);
+}
+
+#[test]
+fn batch_pushes_keep_order_and_hand_back_the_rest() {
+    let mut c = BufferedCollection::bounded(5);
+    let p = c.producer();
+    let mut empty: Vec<u32> = Vec::new();
+    assert_eq!(p.try_push_batch(&mut empty), Ok(()));
+    assert_eq!(p.push_batch(&mut empty), Ok(()));
+    let mut batch = Vec::with_capacity(16);
+    batch.extend([1, 2]);
+    p.try_push_batch(&mut batch).unwrap(); // into the empty queue: swapped
+    assert!(batch.is_empty());
+    batch.extend([3, 4, 5, 6]);
+    assert_eq!(p.try_push_batch(&mut batch), Err(TryPushError::Full(())));
+    assert_eq!(batch, [6]);
+    c.commit();
+    c.traverse(|e| {
+        e.remove();
+    });
+    p.push_batch(&mut batch).unwrap();
+    assert!(batch.is_empty());
+    c.commit();
+    assert_eq!(c.as_slice(), [6]);
+    c.clear_visible();
+
+    // A batch larger than the bound goes in as room is freed.
+    let mut big: Vec<u32> = (100..112).collect();
+    let mut handled = Vec::new();
+    thread::scope(|s| {
+        let p = &p;
+        let pusher = s.spawn(move || {
+            p.push_batch(&mut big).unwrap();
+            big
+        });
+        while handled.len() < 12 {
+            if c.wait_pending() {
+                c.commit();
+            }
+            c.traverse(|e| handled.push(e.remove()));
+        }
+        assert!(pusher.join().unwrap().is_empty());
+    });
+    assert_eq!(handled, (100..112).collect::<Vec<_>>());
+    c.close();
+    let mut rest = vec![1, 2];
+    assert_eq!(p.try_push_batch(&mut rest), Err(TryPushError::Closed(())));
+    assert!(p.push_batch(&mut rest).is_err());
+    assert_eq!(rest, [1, 2]);
+}
+
+#[test]
+fn into_parts_into_vec_and_into_iter_lose_nothing() {
+    let log = DropLog::default();
+    let mut c = BufferedCollection::new();
+    let p = c.producer();
+    c.push(log.item(1));
+    c.commit();
+    c.push(log.item(2));
+    p.push(log.item(3)).unwrap();
+    let (visible, pending) = c.into_parts();
+    assert_eq!((ids(&visible), ids(&pending)), (vec![1], vec![2, 3]));
+    assert!(p.is_closed());
+    assert_eq!(p.push(log.item(4)).unwrap_err().into_inner().id, 4);
+    assert_eq!(log.dropped(), [4]);
+    drop((visible, pending));
+    assert_eq!(log.dropped(), [1, 2, 3, 4]);
+
+    let mut c: BufferedCollection<u32> = vec![1, 2].into();
+    let p = c.producer();
+    c.push(3);
+    p.push(4).unwrap();
+    assert_eq!(
+        c.clone().into_vec(),
+        [1, 2, 3],
+        "a clone has no producer pushes"
+    );
+    let mut all = Vec::new();
+    for n in c {
+        all.push(n);
+    }
+    assert_eq!(all, [1, 2, 3, 4]);
+}
+
+/// A value for the zero-sized tests: `[(); usize::MAX]` costs nothing.
+fn units(n: usize) -> Vec<()> {
+    assert_eq!(n, usize::MAX, "only the full length is free to make");
+    let all: Box<[(); usize::MAX]> = Box::new([(); usize::MAX]);
+    (all as Box<[()]>).into_vec()
+}
+
+/// A commit whose visible buffer cannot grow for the producers' items
+/// (zero-sized elements at `usize::MAX`) panics with "capacity overflow"
+/// and leaves every item queued, in order: nothing is stranded, and later
+/// commits work.
+#[test]
+fn a_commit_that_overflows_leaves_the_producers_items_queued() {
+    let mut visible = units(usize::MAX);
+    visible.pop();
+    let mut c: BufferedCollection<()> = visible.into();
+    assert_eq!(c.len(), usize::MAX - 1);
+    let p = c.producer();
+    p.push(()).unwrap();
+    p.push(()).unwrap();
+    let err = catch_unwind(AssertUnwindSafe(|| c.commit())).unwrap_err();
+    assert_eq!(panic_message(&*err), "capacity overflow");
+    assert_eq!(c.len(), usize::MAX - 1);
+    assert_eq!(c.pending_len(), 2, "both items still queued");
+    // Once there is room, the next commits take them, and later ones.
+    c.clear_visible();
+    p.push(()).unwrap();
+    assert_eq!(c.commit(), 3);
+    p.push(()).unwrap();
+    assert_eq!(c.commit(), 1);
+    assert_eq!(c.len(), 4);
+}
+
+/// Overflowing pushes of zero-sized elements say "capacity overflow", not
+/// "full bounded collection": unbounded collections are never full.
+#[test]
+fn zero_sized_overflow_is_reported_as_capacity_overflow() {
+    // The producers' queue at `usize::MAX` elements.
+    let c: BufferedCollection<()> = BufferedCollection::new();
+    let p = c.producer();
+    let mut all = units(usize::MAX);
+    p.push_batch(&mut all).unwrap();
+    assert_eq!(c.pending_len(), usize::MAX);
+    for attempt in 0..3 {
+        let err = catch_unwind(AssertUnwindSafe(|| match attempt {
+            0 => drop(p.push(())),
+            1 => drop(p.try_push(())),
+            _ => drop(p.try_push_batch(&mut vec![()])),
+        }))
+        .unwrap_err();
+        assert_eq!(
+            panic_message(&*err),
+            "capacity overflow",
+            "attempt {attempt}"
+        );
+    }
+    assert_eq!(c.pending_len(), usize::MAX, "nothing lost, nothing added");
+
+    // The local pending buffer at `usize::MAX` elements.
+    let mut c: BufferedCollection<()> = BufferedCollection::new();
+    c.extend(units(usize::MAX));
+    let err = catch_unwind(AssertUnwindSafe(|| c.push(()))).unwrap_err();
+    assert_eq!(panic_message(&*err), "capacity overflow");
+    let err = catch_unwind(AssertUnwindSafe(|| c.try_push(()).unwrap())).unwrap_err();
+    assert_eq!(panic_message(&*err), "capacity overflow");
+
+    // Visible + local pending past `usize::MAX` at commit.
+    let mut c: BufferedCollection<()> = units(usize::MAX).into();
+    c.push(());
+    let err = catch_unwind(AssertUnwindSafe(|| c.commit())).unwrap_err();
+    assert_eq!(panic_message(&*err), "capacity overflow");
+    assert_eq!((c.len(), c.pending_len()), (usize::MAX, 1));
+}
+
+#[test]
+fn a_bounded_queue_made_without_producers_tells_the_first_one_its_count() {
+    let mut c = BufferedCollection::bounded(2);
+    c.push(1);
+    c.commit();
+    c.push(2);
+    assert_eq!(c.try_push(3).unwrap_err().into_inner(), 3);
+    let p = c.producer(); // learns that the queue is full
+    assert_eq!(p.try_push(4), Err(TryPushError::Full(4)));
+    c.traverse(|e| {
+        e.remove();
+    });
+    assert_eq!(p.try_push(5), Ok(()));
+    assert_eq!(c.try_push(6).unwrap_err().into_inner(), 6);
+    c.commit();
+    assert_eq!(c.as_slice(), [2, 5]);
 }

@@ -31,7 +31,7 @@ use std::sync::Once;
 use arbitrary::Arbitrary;
 use read_write_collection::{
     AutoRemove, BufferedCollection, Cursor, Entry, Mode, Producer, ReadWriteCollection,
-    ShrinkPolicy,
+    ShrinkPolicy, TryPushError,
 };
 
 /// Pushes are skipped once this many elements are alive (keeps runs fast).
@@ -68,7 +68,8 @@ pub struct Input {
 pub struct Config {
     /// Initial capacity (`with_capacity` / `reserve`).
     pub capacity: u8,
-    /// `Some(n)`: bounded to `n` elements (not for `Buffered`).
+    /// `Some(n)`: bounded to `n` elements (for `Buffered`: visible and
+    /// pending together, producers' pushes included).
     pub max_len: Option<u8>,
     /// `Some((percent, passes))`: a shrink policy (not for `Buffered`).
     pub shrink: Option<(u8, u8)>,
@@ -114,6 +115,13 @@ pub enum Op {
     SetMode(bool),
     /// `shrink_to_fit()` (plain collections only).
     ShrinkToFit,
+    /// `close()` (buffered only): producers' later pushes come back.
+    Close,
+    /// `Producer::try_push_batch` of `count % 5` elements (buffered only).
+    ProducerBatch { count: u8, val: u8 },
+    /// Ends the run by taking the collection apart (buffered only; ignored
+    /// otherwise): `into_parts`, `into_vec` or `into_iter` (`how % 3`).
+    IntoOwned(u8),
     /// A `Vec`/`arrayvec` method (plain collections only); see [`VecOp`].
     Vec(VecOp),
 }
@@ -353,6 +361,17 @@ pub trait Subject {
     fn vec_api(&mut self) -> Option<&mut ReadWriteCollection<Elem, Self::P>> {
         None
     }
+    /// `close()`; buffered only.
+    fn close(&mut self) {}
+    /// `into_parts` / `into_vec` / `into_iter` (`how % 3`) as (visible,
+    /// pending), or `into_vec`'s result as visible with nothing pending;
+    /// `Err(self)` where not supported.
+    fn into_owned(self, _how: u8) -> Result<(Vec<Elem>, Vec<Elem>), Self>
+    where
+        Self: Sized,
+    {
+        Err(self)
+    }
 }
 
 impl<A: AutoRemove<Elem>> Subject for ReadWriteCollection<Elem, A> {
@@ -425,7 +444,10 @@ impl<A: AutoRemove<Elem>> Subject for BufferedCollection<Elem, A> {
     fn capacity(&self) -> usize {
         BufferedCollection::capacity(self)
     }
-    fn push(&mut self, e: Elem, _bounded: bool) -> Result<(), Elem> {
+    fn push(&mut self, e: Elem, bounded: bool) -> Result<(), Elem> {
+        if bounded {
+            return BufferedCollection::try_push(self, e).map_err(|err| err.into_inner());
+        }
         BufferedCollection::push(self, e);
         Ok(())
     }
@@ -457,6 +479,16 @@ impl<A: AutoRemove<Elem>> Subject for BufferedCollection<Elem, A> {
     }
     fn producer(&self) -> Option<Producer<Elem>> {
         Some(BufferedCollection::producer(self))
+    }
+    fn close(&mut self) {
+        BufferedCollection::close(self)
+    }
+    fn into_owned(self, how: u8) -> Result<(Vec<Elem>, Vec<Elem>), Self> {
+        Ok(match how % 3 {
+            0 => self.into_parts(),
+            1 => (self.into_vec(), Vec::new()),
+            _ => (self.into_iter().collect(), Vec::new()),
+        })
     }
 }
 
@@ -518,11 +550,15 @@ pub fn run(kind: Kind, input: &Input) {
         }
         Kind::Buffered => {
             if cfg.flag {
-                let c = BufferedCollection::with_auto_remove(pred).with_removal_hook(hook);
-                Checker::new(kind, cfg, None, false, true, threshold, log).run(c, &input.ops);
+                let mut c = BufferedCollection::with_auto_remove(pred).with_removal_hook(hook);
+                c.set_max_len(max);
+                Checker::new(kind, cfg, max, false, true, threshold, log).run(c, &input.ops);
             } else {
-                let c: BufferedCollection<Elem> = BufferedCollection::with_capacity(capacity);
-                Checker::new(kind, cfg, None, false, false, threshold, log).run(c, &input.ops);
+                let c: BufferedCollection<Elem> = match max {
+                    Some(m) => BufferedCollection::bounded(m),
+                    None => BufferedCollection::with_capacity(capacity),
+                };
+                Checker::new(kind, cfg, max, false, false, threshold, log).run(c, &input.ops);
             }
         }
     }
@@ -604,6 +640,11 @@ struct Checker {
     next_id: u32,
     producer: Option<Producer<Elem>>,
     step: usize,
+    /// Buffered: `close()` was called.
+    closed: bool,
+    /// Buffered and bounded: a pass may still hold room it reserved from
+    /// the producers (until the collection next synchronises with them).
+    maybe_reserved: bool,
 }
 
 impl Checker {
@@ -632,6 +673,8 @@ impl Checker {
             next_id: 0,
             producer: None,
             step: 0,
+            closed: false,
+            maybe_reserved: false,
         }
     }
 
@@ -679,6 +722,13 @@ impl Checker {
         self.check(&s, "initial state");
         for op in ops {
             self.step += 1;
+            if let Op::IntoOwned(how) = *op {
+                match s.into_owned(how) {
+                    Ok(parts) => return self.end_owned(parts, how),
+                    Err(back) => s = back,
+                }
+                continue;
+            }
             self.apply(&mut s, op);
             self.check(&s, &format!("after op #{} {op:?}", self.step));
         }
@@ -729,7 +779,8 @@ impl Checker {
                 "{context}: pending_len"
             );
         }
-        if let Some(max) = self.max {
+        self.check_buffered_bound(context);
+        if let Some(max) = self.max.filter(|_| self.kind != Kind::Buffered) {
             assert!(
                 s.capacity() <= max,
                 "{context}: capacity {} exceeds the bound {max}",
@@ -757,8 +808,8 @@ impl Checker {
             Op::Push(val) => {
                 let live = self.items.len() + self.live_elsewhere();
                 if let Some((e, m)) = self.make(live, val) {
-                    let full = self.kind != Kind::Buffered
-                        && self.max.is_some_and(|max| self.items.len() >= max);
+                    let full = self.push_full();
+                    self.synced();
                     match s.push(e, self.bounded()) {
                         Ok(()) => {
                             assert!(!full, "push into a full bounded collection succeeded");
@@ -777,10 +828,8 @@ impl Checker {
             }
             Op::Extend { count, val } => {
                 let mut room = usize::from(count % 8);
-                if self.kind != Kind::Buffered {
-                    if let Some(max) = self.max {
-                        room = room.min(max.saturating_sub(self.items.len()));
-                    }
+                if let Some(max) = self.max {
+                    room = room.min(max.saturating_sub(self.bound_count()));
                 }
                 let mut v = Vec::new();
                 for _ in 0..room {
@@ -796,10 +845,20 @@ impl Checker {
                 }
                 s.extend(v);
             }
-            Op::Traverse(ref actions) => self.traverse(s, actions),
-            Op::Closure(ref actions) => self.closure(s, actions),
-            Op::Prune => self.prune(s),
+            Op::Traverse(ref actions) => {
+                self.pass_starts();
+                self.traverse(s, actions)
+            }
+            Op::Closure(ref actions) => {
+                self.pass_starts();
+                self.closure(s, actions)
+            }
+            Op::Prune => {
+                self.pass_starts();
+                self.prune(s)
+            }
             Op::Clear => {
+                self.synced();
                 s.clear();
                 self.items.clear();
                 if self.kind == Kind::Buffered {
@@ -813,6 +872,7 @@ impl Checker {
                 }
             }
             Op::Commit => {
+                self.synced();
                 if let Some(n) = s.commit() {
                     let expected = self.pending.len() + self.producer_queue.len();
                     assert_eq!(n, expected, "commit's return value");
@@ -822,12 +882,14 @@ impl Checker {
             }
             Op::ProducerPush(val) => self.producer_push(self.items.len(), val),
             Op::ClearPending => {
+                self.synced();
                 s.clear_pending();
                 self.pending.clear();
                 self.producer_queue.clear();
             }
             Op::ClearVisible => {
                 if self.kind == Kind::Buffered {
+                    self.synced();
                     s.clear_visible();
                     self.items.clear();
                 }
@@ -849,6 +911,14 @@ impl Checker {
                     self.vec_op(c, op);
                 }
             }
+            Op::Close => {
+                if self.kind == Kind::Buffered {
+                    s.close();
+                    self.closed = true;
+                }
+            }
+            Op::ProducerBatch { count, val } => self.producer_batch(self.items.len(), count, val),
+            Op::IntoOwned(_) => unreachable!("handled by `run`"),
         }
     }
 
@@ -858,11 +928,176 @@ impl Checker {
         };
         let live = visible + self.live_elsewhere();
         if let Some((e, m)) = self.make(live, val) {
-            if producer.push(e).is_err() {
-                panic!("producer push failed while the collection is alive");
+            let total = visible + self.live_elsewhere();
+            match producer.try_push(e) {
+                Ok(()) => {
+                    assert!(!self.closed, "a producer pushed into a closed collection");
+                    assert!(
+                        !matches!(self.max, Some(max) if total >= max),
+                        "a producer pushed past the bound ({total} elements)"
+                    );
+                    self.producer_queue.push(m);
+                }
+                Err(TryPushError::Closed(back)) => {
+                    assert!(self.closed, "Closed while the collection is open");
+                    assert_eq!(M::of(&back), m, "try_push gave back another value");
+                }
+                Err(TryPushError::Full(back)) => {
+                    assert!(!self.closed, "Full from a closed collection");
+                    self.assert_may_be_full(total, "Producer::try_push");
+                    assert_eq!(M::of(&back), m, "try_push gave back another value");
+                }
             }
-            self.producer_queue.push(m);
         }
+    }
+
+    // --- queues (buffered only) -------------------------------------------
+
+    /// The elements a buffered bound counts now (outside a pass).
+    fn bound_count(&self) -> usize {
+        if self.kind == Kind::Buffered {
+            self.items.len() + self.live_elsewhere()
+        } else {
+            self.items.len()
+        }
+    }
+
+    /// Whether a push outside a pass must find the collection full.
+    fn push_full(&self) -> bool {
+        self.max.is_some_and(|max| self.bound_count() >= max)
+    }
+
+    /// Whether a push during a pass (`pm`) must find the collection full.
+    /// A buffered pass may use the room free at its start: the bound minus
+    /// the producers' queue (which cannot grow during it).
+    fn pass_full(&self, pm: &PassModel) -> bool {
+        match self.max {
+            None => false,
+            Some(max) if self.kind == Kind::Buffered => {
+                pm.len() + self.pending.len() >= max - self.producer_queue.len()
+            }
+            Some(max) => pm.len() >= max,
+        }
+    }
+
+    /// A pass starts: a bounded buffered one reserves the free room.
+    fn pass_starts(&mut self) {
+        if self.kind == Kind::Buffered && self.bounded() {
+            self.maybe_reserved = true;
+        }
+    }
+
+    /// The collection synchronises with its producers (its exact count is
+    /// published): reserved room is handed back.
+    fn synced(&mut self) {
+        self.maybe_reserved = false;
+    }
+
+    /// A producer was refused as full with `total` elements counted: right
+    /// at the bound, or while a pass may hold reserved room.
+    fn assert_may_be_full(&self, total: usize, what: &str) {
+        let Some(max) = self.max else {
+            panic!("{what}: Full from an unbounded collection");
+        };
+        assert!(
+            total >= max || self.maybe_reserved,
+            "{what}: Full with {total} of {max} elements and no reservation"
+        );
+    }
+
+    /// The buffered bound holds at every check.
+    fn check_buffered_bound(&self, context: &str) {
+        if self.kind != Kind::Buffered {
+            return;
+        }
+        if let Some(max) = self.max {
+            let total = self.bound_count();
+            assert!(
+                total <= max,
+                "{context}: {total} elements past the bound {max}"
+            );
+        }
+    }
+
+    /// `Producer::try_push_batch` of `count % 5` elements.
+    fn producer_batch(&mut self, visible: usize, count: u8, val: u8) {
+        let Some(producer) = self.producer.clone() else {
+            return;
+        };
+        let mut batch = Vec::new();
+        let mut models = Vec::new();
+        for _ in 0..count % 5 {
+            let live = visible + self.live_elsewhere() + batch.len();
+            if let Some((e, m)) = self.make(live, val) {
+                batch.push(e);
+                models.push(m);
+            }
+        }
+        let total = visible + self.live_elsewhere();
+        let result = producer.try_push_batch(&mut batch);
+        let left: Vec<M> = batch.iter().map(M::of).collect();
+        let pushed = models.len() - left.len();
+        assert_eq!(
+            left,
+            models[pushed..],
+            "the batch keeps what was not pushed, in order"
+        );
+        match result {
+            Ok(()) => assert!(left.is_empty() && !self.closed),
+            Err(TryPushError::Closed(())) => {
+                assert!(self.closed, "Closed while the collection is open");
+                assert_eq!(pushed, 0, "a closed collection took part of a batch");
+            }
+            Err(TryPushError::Full(())) => {
+                assert!(!self.closed && !left.is_empty());
+                self.assert_may_be_full(total + pushed, "Producer::try_push_batch");
+            }
+        }
+        if let Some(max) = self.max {
+            assert!(total + pushed <= max, "a batch pushed past the bound");
+        }
+        self.producer_queue.extend_from_slice(&models[..pushed]);
+        drop(batch); // the elements handed back
+    }
+
+    /// Ends the run with the collection taken apart into `parts`.
+    fn end_owned(mut self, parts: (Vec<Elem>, Vec<Elem>), how: u8) {
+        let (visible_elems, pending_elems) = parts;
+        let mut expected_pending = std::mem::take(&mut self.pending);
+        expected_pending.append(&mut self.producer_queue);
+        let mut expected_visible = std::mem::take(&mut self.items);
+        let visible: Vec<M> = visible_elems.iter().map(M::of).collect();
+        let pending_m: Vec<M> = pending_elems.iter().map(M::of).collect();
+        match how % 3 {
+            0 => {
+                assert_eq!(visible, expected_visible, "into_parts: visible");
+                assert_eq!(pending_m, expected_pending, "into_parts: pending");
+            }
+            _ => {
+                expected_visible.append(&mut expected_pending);
+                assert_eq!(visible, expected_visible, "into_vec / into_iter");
+                assert!(pending_m.is_empty());
+            }
+        }
+        let mut live = self.leaked.clone();
+        live.extend(visible.iter().map(|m| m.id));
+        live.extend(pending_m.iter().map(|m| m.id));
+        check_live(&live, "after taking the collection apart");
+        assert!(
+            self.log_exhausted(),
+            "taking the collection apart called the hook"
+        );
+        let producer = self.producer.take().expect("buffered runs hold a producer");
+        assert!(producer.is_closed(), "producer open after into_parts");
+        drop((visible_elems, pending_elems));
+        if let Some((e, m)) = self.make(0, 1) {
+            let back = producer
+                .try_push(e)
+                .expect_err("push after into_parts succeeded");
+            assert!(back.is_closed());
+            assert_eq!(M::of(&back.into_inner()), m);
+        }
+        check_live(&self.leaked, "after dropping the parts");
     }
 
     // --- passes -----------------------------------------------------------
@@ -979,7 +1214,7 @@ impl Checker {
     fn pass_push(&mut self, pm: &PassModel, val: u8) -> Option<(Elem, M, bool)> {
         let live = pm.len() + self.live_elsewhere();
         let (e, m) = self.make(live, val)?;
-        let full = self.kind != Kind::Buffered && self.max.is_some_and(|max| pm.len() >= max);
+        let full = self.pass_full(pm);
         Some((e, m, full))
     }
 

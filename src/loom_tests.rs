@@ -1,21 +1,25 @@
 //! Model checking of `Producer` / `BufferedCollection` with loom: every
 //! interleaving (up to the preemption bound) of producer pushes, clones and
-//! drops with the owner's commits, drains, clears and drop.
+//! drops with the owner's commits, drains, clears, closes, waits and drop.
 //!
+//! These are unit tests so that the crate's private `sync` module can swap
+//! in loom's `Mutex`, `Condvar` and `Arc` (loom is only a dev-dependency).
 //! Run with
-//! `CARGO_TARGET_DIR=target/loom RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test --release --test loom -- --nocapture`
+//! `CARGO_TARGET_DIR=target/loom RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test --release --lib loom -- --nocapture`
 //! (the preemption bound defaults to 3 when `LOOM_MAX_PREEMPTIONS` is unset;
 //! the small models ignore it and explore every interleaving).
 //! Each model prints how many executions loom explored.
-#![cfg(loom)]
 
 use std::sync::atomic::{AtomicUsize as StdAtomicUsize, Ordering as StdOrdering};
 use std::time::Instant;
+use std::vec::Vec;
+use std::{println, vec};
 
 use loom::sync::atomic::{AtomicUsize, Ordering};
 use loom::sync::Arc;
 use loom::thread;
-use read_write_collection::{BufferedCollection, Producer};
+
+use crate::{BufferedCollection, Producer, TryPushError};
 
 /// How far loom searches.
 #[derive(Clone, Copy)]
@@ -327,4 +331,183 @@ fn clear_pending_racing_with_a_push() {
     let seen = [&CLEARED, &COMMITTED_AFTER_CLEAR].map(|n| n.load(StdOrdering::Relaxed));
     println!("  outcomes (cleared, committed after the clear): {seen:?}");
     assert!(seen.iter().all(|&n| n > 0), "both outcomes were explored");
+}
+
+static CLOSE_COMMITTED: StdAtomicUsize = StdAtomicUsize::new(0);
+static CLOSE_HANDED_BACK: StdAtomicUsize = StdAtomicUsize::new(0);
+
+/// (e) `close` racing with a push: the value is committed (pushed before
+/// the close) or handed back (after it), exactly one of the two, and every
+/// element is dropped exactly once.
+#[test]
+fn close_racing_with_a_push() {
+    check("close racing with push", Bound::Exhaustive, || {
+        let drops = Drops::new();
+        let mut c = BufferedCollection::new();
+        let p = c.producer();
+        let thread_drops = drops.clone();
+        let t = thread::spawn(move || {
+            match p.push(Tracked {
+                id: 0,
+                drops: thread_drops.clone(),
+            }) {
+                Ok(()) => true,
+                Err(closed) => {
+                    assert!(p.is_closed());
+                    let back = closed.into_inner();
+                    assert_eq!(thread_drops.of(0), 0, "handed back, not dropped");
+                    drop(back);
+                    false
+                }
+            }
+        });
+        c.close();
+        let accepted = t.join().unwrap();
+        // Everything pushed before the close is still there to commit.
+        assert_eq!(c.commit(), usize::from(accepted));
+        assert_eq!(drops.of(0), usize::from(!accepted));
+        assert!(!c.wait_pending(), "closed and drained");
+        drop(c);
+        assert_eq!(drops.of(0), 1);
+        let outcome = if accepted {
+            &CLOSE_COMMITTED
+        } else {
+            &CLOSE_HANDED_BACK
+        };
+        outcome.fetch_add(1, StdOrdering::Relaxed);
+    });
+    let seen = [&CLOSE_COMMITTED, &CLOSE_HANDED_BACK].map(|n| n.load(StdOrdering::Relaxed));
+    println!("  outcomes (committed, handed back): {seen:?}");
+    assert!(seen.iter().all(|&n| n > 0), "both outcomes were explored");
+}
+
+/// (f) Two producers push into a full bounded collection (both block); the
+/// owner removes the visible elements through a plain cursor and commits,
+/// which hands the freed room to the producers, then waits for and takes
+/// their values. No lost wake-up (loom reports a deadlock if a producer
+/// sleeps through the room being freed), the bound holds throughout,
+/// nothing is lost.
+#[test]
+fn two_producers_blocked_on_a_full_bounded_collection() {
+    check(
+        "two producers on a full bounded collection, commit frees room",
+        Bound::Env,
+        || {
+            let mut c = BufferedCollection::bounded(2);
+            c.push(10u8);
+            c.push(11);
+            c.commit();
+            let p1 = c.producer();
+            let p2 = p1.clone();
+            let t1 = thread::spawn(move || p1.push(1).is_ok());
+            let t2 = thread::spawn(move || p2.push(2).is_ok());
+
+            let mut taken = Vec::new();
+            drain(&mut c, &mut taken);
+            assert_eq!(taken, [10, 11]);
+            c.commit(); // publishes the freed room
+            while taken.len() < 4 {
+                assert!(c.wait_pending(), "both producers still have a value");
+                c.commit();
+                assert!(c.len() <= 2, "the bound holds");
+                drain(&mut c, &mut taken);
+            }
+            assert!(t1.join().unwrap() && t2.join().unwrap());
+            assert!(!c.wait_pending(), "both producers are gone");
+            taken[2..].sort_unstable();
+            assert_eq!(taken, [10, 11, 1, 2]);
+        },
+    );
+}
+
+/// (f') A producer blocked on a full bounded collection is woken by
+/// `close` and gets its value back; its `try_push` then says `Closed`.
+#[test]
+fn close_wakes_a_producer_blocked_on_a_full_collection() {
+    check("close wakes a blocked producer", Bound::Exhaustive, || {
+        let mut c = BufferedCollection::bounded(1);
+        c.push(0u8);
+        let p = c.producer();
+        let t = thread::spawn(move || {
+            let back = p.push(1).unwrap_err().into_inner();
+            assert_eq!(p.try_push(2), Err(TryPushError::Closed(2)));
+            back
+        });
+        c.close();
+        assert_eq!(t.join().unwrap(), 1);
+        assert_eq!(c.commit(), 1);
+        assert_eq!(c.as_slice(), [0]);
+    });
+}
+
+/// (g) `wait_pending` against a push: the consumer sleeps until the push
+/// arrives (or finds it already there), then sees the producer go away.
+#[test]
+fn wait_pending_against_a_push() {
+    check("wait_pending vs push", Bound::Exhaustive, || {
+        let mut c = BufferedCollection::new();
+        let p = c.producer();
+        let t = thread::spawn(move || {
+            p.push(7u8).unwrap();
+        });
+        let mut rounds = 0;
+        while c.wait_pending() {
+            c.commit();
+            rounds += 1;
+        }
+        assert_eq!(rounds, 1, "one push, one wake-up that found it");
+        assert_eq!(c.as_slice(), [7]);
+        assert_eq!(c.producer_count(), 0);
+        t.join().unwrap();
+    });
+}
+
+/// (h) `wait_pending` against the last producers dropping on two threads:
+/// it returns `false` once the last one is gone, never sleeps forever.
+#[test]
+fn wait_pending_against_the_last_producer_dropping() {
+    check(
+        "wait_pending vs last producer drop",
+        Bound::Exhaustive,
+        || {
+            let c: BufferedCollection<u8> = BufferedCollection::new();
+            let p1 = c.producer();
+            let p2 = p1.clone();
+            let t1 = thread::spawn(move || drop(p1));
+            let t2 = thread::spawn(move || drop(p2));
+            assert!(!c.wait_pending());
+            assert_eq!(c.producer_count(), 0);
+            t1.join().unwrap();
+            t2.join().unwrap();
+        },
+    );
+}
+
+/// (i) A batch push on a bounded collection racing with a traversal that
+/// pushes: the traversal's reserved room and the producers' never add up
+/// past the bound, and the batch's leftovers come back in order.
+#[test]
+fn batch_push_racing_with_a_pushing_traversal() {
+    check(
+        "try_push_batch vs traversal pushes (bounded)",
+        Bound::Env,
+        || {
+            let mut c = BufferedCollection::bounded(3);
+            c.push(0u8);
+            c.commit();
+            let p = c.producer();
+            let t = thread::spawn(move || {
+                let mut batch = vec![1, 2, 3];
+                let _ = p.try_push_batch(&mut batch);
+                batch
+            });
+            c.traverse(|mut e| while e.try_push(9).is_ok() {});
+            let left = t.join().unwrap();
+            assert!(c.len() + c.pending_len() <= 3, "the bound holds");
+            let mut all = c.into_vec();
+            all.retain(|&n| n != 0 && n != 9);
+            all.extend(left);
+            assert_eq!(all, [1, 2, 3], "pushed prefix + handed-back suffix");
+        },
+    );
 }
