@@ -1,9 +1,12 @@
 //! The traversal engine: the only module with `unsafe` code.
 //!
 //! One pass over a [`Store`] is driven by a [`Core`]. The safe modules
-//! (`cursor`, `collection`, `buffered`, `layers`) only call the safe methods
-//! below; every invariant the `unsafe` blocks rely on is established and kept
-//! here.
+//! (`cursor`, `collection`, `buffered`, `layers`, `parallel`) only call the
+//! safe methods below; every invariant the `unsafe` blocks rely on is
+//! established and kept here, with one requirement on those callers: a
+//! `Core` (from [`Pass::core`] or `Detached::core`) and the jobs of a
+//! parallel round are advanced in place, never swapped or replaced with
+//! another pass's (the stitch of a round asserts its chunks' order).
 //!
 //! # Buffer state during a pass (ordered mode)
 //!
@@ -26,8 +29,10 @@
 //! * `[read, end)`: not yet visited: the rest of the original elements, then
 //!   everything pushed during the pass, in push order.
 //! * `[end, limit)`: room for pushes without a slow path. `limit` is
-//!   `buf + min(capacity, max)`, so a push that finds `end < limit` never
-//!   needs the bound check: the length (`≤ end - buf`) is below the bound.
+//!   `buf + max(min(capacity, max), len)` (the public API keeps
+//!   `len <= max`, so in practice `buf + min(capacity, max)`), so a push
+//!   that finds `end < limit` never needs the bound check: the length
+//!   (`≤ end - buf`) is below the bound.
 //!
 //! The positions are element pointers, not indices, so the per-element work
 //! has no address arithmetic. For zero-sized `T` they are counters dressed as
@@ -237,7 +242,9 @@ unsafe fn distance<T>(from: *mut T, to: *mut T) -> usize {
 ///
 /// Invariant: `buf <= write <= read <= end <= limit <= buf + capacity`, all
 /// in the current allocation of the store's `Vec`, regions as drawn in the
-/// module docs.
+/// module docs. (For zero-sized `T` the positions are counters that may
+/// wrap past `usize::MAX`: they are only compared for equality and measured
+/// with wrapping `distance`, for which the order above still holds.)
 struct Counters<T> {
     buf: *mut T,
     write: *mut T,
@@ -350,10 +357,12 @@ impl<'a, T> Pass<'a, T> {
 /// The state of a pass handed over from its [`Pass`] (which is then
 /// done), so that out-of-line code can run user code on it and still
 /// finish the pass if that code panics: finishes on drop.
+#[cfg(feature = "std")]
 pub(crate) struct Detached<T> {
     core: Core<T>,
 }
 
+#[cfg(feature = "std")]
 impl<T> Detached<T> {
     #[inline(always)]
     pub(crate) fn core(&mut self) -> &mut Core<T> {
@@ -361,6 +370,7 @@ impl<T> Detached<T> {
     }
 }
 
+#[cfg(feature = "std")]
 impl<T> Drop for Detached<T> {
     #[inline]
     fn drop(&mut self) {
@@ -513,6 +523,7 @@ impl<T> Core<T> {
     }
 
     /// Whether the pass has finished (or been handed over by `detach`).
+    #[cfg(feature = "std")]
     #[inline(always)]
     pub(crate) fn is_done(&self) -> bool {
         self.done
@@ -520,6 +531,7 @@ impl<T> Core<T> {
 
     /// Hands the pass over to a [`Detached`], which finishes it when
     /// dropped; `self` is done from here on (its `finish` does nothing).
+    #[cfg(feature = "std")]
     #[inline(always)]
     pub(crate) fn detach(&mut self) -> Detached<T> {
         let core = Core {
@@ -644,19 +656,23 @@ fn make_room<T>(mut store: NonNull<Store<T>>, mut c: Counters<T>) -> Option<Coun
             distance(c.buf, c.end),
         )
     };
-    debug_assert_eq!(end, cap, "the buffer is full when it grows");
+    // `can_grow` means `cap < max`, and a full buffer (`end == limit`) with
+    // `cap < max` has `end == cap`: the new capacity exceeds `end`.
+    assert_eq!(end, cap, "the buffer is full when it grows");
+    let target = grown_capacity(store.max, cap);
     {
-        // The `Vec` briefly claims `[0, end)`: every slot there holds the
-        // bytes of a valid `T` (kept and unvisited elements, and stale
-        // copies in the hole), which is all `reserve` needs to move it. The
-        // guard takes the claim back on every exit, unwinding included, so
-        // the stale copies are never dropped.
+        // The `Vec` briefly claims `[0, end)`, hole included: `Vec` does
+        // not promise to keep bytes beyond its length across a
+        // reallocation, so the length must cover everything that has to
+        // move. The hole's slots hold stale bytes of moved or removed
+        // elements (possibly already dropped by the user): nothing may read
+        // or drop them as values, and nothing does: `reserve_exact` only
+        // copies bytes, no user code runs while the claim stands, and the
+        // guard takes the claim back on every exit, unwinding included.
         let guard = OwnNothing(&mut store.vec);
-        // SAFETY: `end <= capacity`, and the slots are initialised bytes
-        // (above); the guard resets the length before anything can read or
-        // drop them as owned values.
+        // SAFETY: `end <= capacity`; see above for why the stale slots are
+        // never read or dropped as values.
         unsafe { guard.0.set_len(end) };
-        let target = grown_capacity(store.max, cap);
         guard.0.reserve_exact(target - end);
     }
     let buf = store.vec.as_mut_ptr();
@@ -775,6 +791,7 @@ impl<T> HeldRef<'_, T> {
 
 // ------------------------------------------------------------- parallel
 
+#[cfg(feature = "rayon")]
 /// One chunk of a parallel round: a pass over `[start, end)` of the
 /// buffer with no pushes into the buffer (they go to the job's `pushed`
 /// list). Same regions as the module docs draw, within the chunk:
@@ -791,6 +808,7 @@ pub(crate) struct ChunkPass<T> {
     held: bool,
 }
 
+#[cfg(feature = "rayon")]
 impl<T> ChunkPass<T> {
     /// Moves to the next element and holds it; `false` when the chunk is
     /// done. The previously held element (if any) stays kept.
@@ -866,6 +884,7 @@ impl<T> ChunkPass<T> {
     }
 }
 
+#[cfg(feature = "rayon")]
 /// A chunk of a parallel round and what its worker produced. Each job is
 /// handed to exactly one worker (by `&mut`).
 pub(crate) struct ChunkJob<T> {
@@ -876,11 +895,13 @@ pub(crate) struct ChunkJob<T> {
     pub(crate) removed: Vec<T>,
 }
 
+#[cfg(feature = "rayon")]
 // SAFETY: a job is a unique borrow of a disjoint part of the buffer (like
 // `&mut [T]`) plus owned `Vec<T>`s: sending it to another thread sends
 // `T`s, so `T: Send` is what it needs.
 unsafe impl<T: Send> Send for ChunkJob<T> {}
 
+#[cfg(feature = "rayon")]
 /// What a parallel round leaves for the serial part of the pass.
 pub(crate) struct RoundOutput<T> {
     /// Per chunk, in chunk order: the elements pushed.
@@ -889,6 +910,7 @@ pub(crate) struct RoundOutput<T> {
     pub(crate) removed: Vec<Vec<T>>,
 }
 
+#[cfg(feature = "rayon")]
 /// Runs one round of a parallel pass over the elements `[start, len)` of
 /// `store.vec`, split into `chunks` jobs that `run` hands to its workers.
 /// Afterwards (also when `run` unwinds) each chunk's kept elements, then
@@ -910,8 +932,10 @@ pub(crate) fn par_round<T>(
     // collection is untouched.
     let jobs: Vec<ChunkJob<T>> = (0..chunks)
         .map(|i| {
-            let s = (start + i * per).min(len);
-            let e = (s + per).min(len);
+            // Overflow-free even for zero-sized `T` near `usize::MAX`
+            // elements: offsets are clamped to `n` before adding.
+            let s = start + i.saturating_mul(per).min(n);
+            let e = s + per.min(len - s);
             // SAFETY: `start <= s <= e <= len <= capacity`.
             let (s, e) = unsafe { (add(buf, s), add(buf, e)) };
             ChunkJob {
@@ -951,6 +975,7 @@ pub(crate) fn par_round<T>(
     out
 }
 
+#[cfg(feature = "rayon")]
 /// Moves the chunks of a round together when dropped (see [`par_round`]).
 struct StitchOnDrop<'a, T> {
     vec: &'a mut Vec<T>,
@@ -960,6 +985,7 @@ struct StitchOnDrop<'a, T> {
     done: bool,
 }
 
+#[cfg(feature = "rayon")]
 impl<T> StitchOnDrop<'_, T> {
     fn stitch(&mut self) {
         if self.done {
@@ -971,9 +997,22 @@ impl<T> StitchOnDrop<'_, T> {
         for job in &mut self.jobs {
             let p = &mut job.pass;
             p.held = false;
+            // The chunks must be this round's, in buffer order (the callers
+            // only advance them in place). Checked before this chunk moves
+            // anything: a failure panics (or, while unwinding, aborts)
+            // instead of copying over unmoved elements.
+            // SAFETY (the `distance`s): positions of one allocation.
+            let ordered = unsafe {
+                distance(self.buf, w) <= distance(self.buf, p.start)
+                    && distance(p.start, p.write) <= distance(p.start, p.read)
+                    && distance(p.start, p.read) <= distance(p.start, p.end)
+            };
+            assert!(ordered, "parallel round: a chunk is out of order");
             // SAFETY (this block): the chunks are disjoint and in buffer
             // order, and `w` never passes the start of the chunk being
-            // moved (it only grows by what earlier chunks kept), so each
+            // moved (it grows by what earlier chunks kept plus their
+            // unvisited tails, which never exceeds their sizes; asserted
+            // above), so each
             // `ptr::copy` moves initialised elements of this chunk to
             // slots that are free: earlier chunks' holes or this chunk's
             // own hole. `ptr::copy` allows the overlap.
@@ -999,6 +1038,7 @@ impl<T> StitchOnDrop<'_, T> {
     }
 }
 
+#[cfg(feature = "rayon")]
 impl<T> Drop for StitchOnDrop<'_, T> {
     fn drop(&mut self) {
         // Runs no user code (the jobs' lists are dropped afterwards, as

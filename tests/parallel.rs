@@ -346,3 +346,29 @@ fn large_collections_use_several_threads() {
     });
     assert_eq!(threads.into_inner().unwrap().len(), 2);
 }
+
+/// A zero-sized collection within the chunk count of `usize::MAX`: chunk
+/// bounds must not overflow (found in review: the last chunk used to
+/// claim elements that did not exist, in release builds).
+#[test]
+#[allow(unsafe_code, clippy::uninit_vec)] // `()` is zero-sized: nothing to initialise
+fn zero_sized_collection_at_usize_max_splits_into_exact_chunks() {
+    let mut v: Vec<()> = Vec::new();
+    // SAFETY: a `Vec<()>` has capacity `usize::MAX` and nothing to initialise.
+    unsafe { v.set_len(usize::MAX) };
+    let mut c = ReadWriteCollection::from(v);
+    let removed = std::sync::atomic::AtomicUsize::new(0);
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        pool(2).install(|| {
+            c.par_traverse(|e| {
+                e.remove();
+                removed.fetch_add(1, Ordering::Relaxed);
+                panic!("stop after one element per chunk");
+            })
+        })
+    }));
+    assert!(result.is_err());
+    let removed = removed.into_inner();
+    assert!(removed >= 1);
+    assert_eq!(c.len(), usize::MAX - removed, "every element accounted for");
+}
