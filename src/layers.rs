@@ -6,11 +6,12 @@
 //! [`Layers::iter_visible`] include it, for draw passes?). Layers are
 //! addressed by index, or by a user enum implementing [`LayerKey`].
 //!
-//! A traversal pushes into the layer it is walking ([`Entry::push`],
-//! [`LayersCursor::push`]). The other layers are borrowed by the cursor, so
-//! to spawn into a different layer (a ship firing into the bullet layer),
-//! collect the new elements in a side `Vec` and push them with
-//! [`Layers::push`] after the pass; the next pass visits them. Layer indices
+//! A traversal pushes into the layer it is walking ([`LayerEntry::push`],
+//! [`LayersCursor::push`]) and, with [`push_to`](LayerEntry::push_to) /
+//! [`try_push_to`](LayerEntry::try_push_to), into any other layer (a ship
+//! firing into the bullet layer, an enemy dying into the effects layer):
+//! pushes into the layer being walked or a later one are visited in the
+//! same pass, pushes into an earlier layer by the next pass. Layer indices
 //! come back as `usize` (`LayerKey::index` of your key).
 //!
 //! # Examples
@@ -36,20 +37,26 @@
 //!     order.push(*e);
 //!     if *e == 2 {
 //!         e.push(3); // into the layer being walked: visited in this pass
+//!         e.push_to(Layer::Bullets, 200); // a later layer: visited in this pass
+//!     } else if *e == 200 {
+//!         e.push_to(Layer::Actors, 4); // an earlier layer: the next pass
 //!     }
 //! }
 //! drop(cursor);
-//! assert_eq!(order, [1, 2, 3, 100]);
+//! assert_eq!(order, [1, 2, 3, 100, 200]);
+//! assert_eq!(world.layer(Layer::Actors), &[1, 2, 3, 4]);
 //!
 //! world.set_enabled(Layer::Bullets, false); // paused: not updated
 //! let mut updated = 0;
 //! world.traverse(|_, _entry| updated += 1);
-//! assert_eq!(updated, 3);
+//! assert_eq!(updated, 4);
 //! ```
 
 use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
+use core::mem;
+use core::ops::{Deref, DerefMut};
 
 use crate::auto_remove::{AutoRemove, NoAutoRemove};
 use crate::collection::ReadWriteCollection;
@@ -449,10 +456,19 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     /// drop(cursor);
     /// assert_eq!(l.len(), 1);
     /// ```
-    pub fn cursor(&mut self) -> LayersCursor<'_, T, A> {
+    pub fn cursor(&mut self) -> LayersCursor<'_, T, A, K> {
+        let layers = self
+            .slots
+            .iter_mut()
+            .map(|slot| LayerState::Waiting {
+                items: &mut slot.items,
+                enabled: slot.enabled,
+            })
+            .collect();
         LayersCursor {
-            rest: self.slots.iter_mut().enumerate(),
             current: None,
+            others: Others { layers, next: 0 },
+            _key: PhantomData,
         }
     }
 
@@ -472,7 +488,7 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     /// ```
     pub fn traverse<F>(&mut self, mut f: F)
     where
-        F: FnMut(usize, Entry<'_, T>),
+        F: FnMut(usize, LayerEntry<'_, T, K>),
     {
         let mut cursor = self.cursor();
         while cursor.step() {
@@ -521,38 +537,165 @@ fn out_of_range(index: usize, count: usize) -> ! {
 
 /// One traversal over the enabled layers of a [`Layers`], in layer order.
 ///
-/// A lending cursor like [`Cursor`]: [`Entry::remove`] removes, and
-/// [`Entry::push`] / [`LayersCursor::push`] append to the layer being
-/// walked (visited later in this pass). Each layer's traversal completes
-/// when the cursor moves past it, or when the cursor is dropped.
+/// A lending cursor like [`Cursor`]: [`LayerEntry::remove`] removes, and
+/// [`LayerEntry::push`] / [`LayersCursor::push`] append to the layer being
+/// walked (visited later in this pass).
+///
+/// [`push_to`](LayersCursor::push_to) and
+/// [`try_push_to`](LayersCursor::try_push_to) (also on [`LayerEntry`])
+/// append to any layer, named by its key:
+///
+/// | target layer | the new element is |
+/// | --- | --- |
+/// | the layer being walked | visited later in this pass (like `push`) |
+/// | a later enabled layer | visited in this pass, when the cursor gets there |
+/// | an earlier layer (already walked) | kept behind that layer's elements, visited by the next pass |
+/// | a disabled layer | kept, not visited while the layer stays disabled |
+///
+/// A walked layer's traversal completes when the cursor is dropped (so
+/// that pushes into it keep working until then); dropping the cursor also
+/// completes the layer being walked and leaves the unvisited layers as
+/// they are. `mem::forget` on the cursor leaks the elements of every layer
+/// it has walked (never unsound: those layers are left empty and usable).
+///
+/// Walking the layers allocates one small `Vec` (one slot per layer) per
+/// cursor.
 ///
 /// # Examples
 ///
 /// ```
+/// use read_write_collection::layers::{LayerKey, Layers};
+///
+/// #[derive(Clone, Copy)]
+/// enum Layer { Ships, Bullets }
+/// impl LayerKey for Layer {
+///     fn index(self) -> usize { self as usize }
+/// }
+///
+/// let mut world: Layers<&str, Layer> = Layers::new(2);
+/// world.push(Layer::Ships, "ship");
+/// let mut cursor = world.cursor();
+/// let mut seen = Vec::new();
+/// while let Some(mut e) = cursor.next() {
+///     seen.push(*e);
+///     if *e == "ship" {
+///         e.push_to(Layer::Bullets, "bullet"); // later layer: visited in this pass
+///     } else if *e == "bullet" {
+///         e.push_to(Layer::Ships, "wreck"); // earlier layer: next pass
+///     }
+/// }
+/// drop(cursor);
+/// assert_eq!(seen, ["ship", "bullet"]);
+/// assert_eq!(world.layer(Layer::Ships), &["ship", "wreck"]);
+/// ```
+///
+/// An entry borrows the cursor, so two entries cannot be held at once:
+///
+/// ```compile_fail
 /// use read_write_collection::Layers;
 ///
 /// let mut l: Layers<u8> = Layers::new(2);
 /// l.push(0, 1);
 /// l.push(1, 2);
 /// let mut cursor = l.cursor();
-/// let mut seen = Vec::new();
-/// while let Some(e) = cursor.next() {
-///     let value = *e;
-///     seen.push(value);
-///     if cursor.layer() == Some(0) && value == 1 {
-///         cursor.push(9); // into layer 0, visited next
-///     }
-/// }
-/// drop(cursor);
-/// assert_eq!(seen, [1, 9, 2]);
+/// let first = cursor.next().unwrap();
+/// let second = cursor.next().unwrap(); // error: `cursor` is still borrowed by `first`
+/// assert_eq!(*first + *second, 3);
 /// ```
-pub struct LayersCursor<'a, T, A: AutoRemove<T> = NoAutoRemove> {
-    rest: core::iter::Enumerate<core::slice::IterMut<'a, Slot<T, A>>>,
+///
+/// and the cursor cannot push while an entry is in use (push through the
+/// entry instead):
+///
+/// ```compile_fail
+/// use read_write_collection::Layers;
+///
+/// let mut l: Layers<u8> = Layers::new(2);
+/// l.push(0, 1);
+/// let mut cursor = l.cursor();
+/// let mut e = cursor.next().unwrap();
+/// cursor.push_to(1, 5); // error: `cursor` is borrowed by `e`
+/// *e += 1;
+/// ```
+pub struct LayersCursor<'a, T, A: AutoRemove<T> = NoAutoRemove, K = usize> {
+    /// The layer being walked and its cursor.
     current: Option<(usize, Cursor<'a, T, A>)>,
+    /// Every other layer.
+    others: Others<'a, T, A>,
+    _key: PhantomData<fn(K)>,
 }
 
-impl<'a, T, A: AutoRemove<T>> LayersCursor<'a, T, A> {
+/// A layer during a [`LayersCursor`] pass.
+enum LayerState<'a, T, A: AutoRemove<T>> {
+    /// Not walked (yet): a later layer, or a disabled one. Pushes go
+    /// straight into its collection; an enabled one is walked, pushed
+    /// elements included, when the cursor gets there.
+    Waiting {
+        items: &'a mut ReadWriteCollection<T, A>,
+        enabled: bool,
+    },
+    /// Walked to its end. Its pass stays open until the `LayersCursor` is
+    /// dropped, so pushes are appended behind its elements (kept, for the
+    /// next pass to visit).
+    Walked(Cursor<'a, T, A>),
+    /// The layer being walked: its cursor is in `LayersCursor::current`.
+    Current,
+}
+
+/// Every layer of a pass but the one being walked.
+struct Others<'a, T, A: AutoRemove<T>> {
+    layers: Vec<LayerState<'a, T, A>>,
+    /// The next layer to consider walking.
+    next: usize,
+}
+
+impl<'a, T, A: AutoRemove<T>> Others<'a, T, A> {
+    /// Starts walking the next enabled layer, if any.
+    fn start_next(&mut self) -> Option<(usize, Cursor<'a, T, A>)> {
+        while let Some(state) = self.layers.get_mut(self.next) {
+            let i = self.next;
+            self.next += 1;
+            if let LayerState::Waiting { enabled: true, .. } = state {
+                if let LayerState::Waiting { items, .. } = mem::replace(state, LayerState::Current)
+                {
+                    return Some((i, items.cursor()));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Pushes into the layers a [`LayerEntry`] is not on, with the policy
+/// type erased so that `LayerEntry` does not have to name it.
+trait PushTarget<T> {
+    fn layer_count(&self) -> usize;
+
+    /// Appends to layer `index` (in range, and not the layer being walked).
+    fn push_at(&mut self, index: usize, value: T) -> Result<(), T>;
+}
+
+impl<T, A: AutoRemove<T>> PushTarget<T> for Others<'_, T, A> {
+    #[inline]
+    fn layer_count(&self) -> usize {
+        self.layers.len()
+    }
+
+    fn push_at(&mut self, index: usize, value: T) -> Result<(), T> {
+        match &mut self.layers[index] {
+            LayerState::Waiting { items, .. } => {
+                items.try_push(value).map_err(CapacityError::into_inner)
+            }
+            LayerState::Walked(cursor) => cursor.try_push(value).map_err(CapacityError::into_inner),
+            LayerState::Current => {
+                unreachable!("the layer being walked is pushed to through its cursor")
+            }
+        }
+    }
+}
+
+impl<'a, T, A: AutoRemove<T>, K: LayerKey> LayersCursor<'a, T, A, K> {
     /// Advances; returns whether an element is held.
+    #[inline]
     fn step(&mut self) -> bool {
         loop {
             if let Some((_, cursor)) = &mut self.current {
@@ -560,21 +703,29 @@ impl<'a, T, A: AutoRemove<T>> LayersCursor<'a, T, A> {
                     return true;
                 }
             }
-            // This layer is done: dropping its cursor completes it.
-            self.current = None;
-            match self.rest.by_ref().find(|(_, s)| s.enabled) {
-                Some((i, slot)) => self.current = Some((i, slot.items.cursor())),
+            // This layer is done; its pass stays open for `push_to`.
+            if let Some((i, cursor)) = self.current.take() {
+                self.others.layers[i] = LayerState::Walked(cursor);
+            }
+            match self.others.start_next() {
+                Some(walk) => self.current = Some(walk),
                 None => return false,
             }
         }
     }
 
-    fn held(&mut self) -> (usize, Entry<'_, T>) {
+    fn held(&mut self) -> (usize, LayerEntry<'_, T, K>) {
         let (layer, cursor) = self
             .current
             .as_mut()
             .expect("step returned true, so a layer is being walked");
-        (*layer, cursor.held_entry())
+        let entry = LayerEntry {
+            entry: cursor.held_entry(),
+            others: &mut self.others,
+            layer: *layer,
+            _key: PhantomData,
+        };
+        (*layer, entry)
     }
 
     /// Moves to the next element of this or a later enabled layer and
@@ -592,13 +743,17 @@ impl<'a, T, A: AutoRemove<T>> LayersCursor<'a, T, A> {
     /// assert!(cursor.next().is_none());
     /// ```
     #[allow(clippy::should_implement_trait)] // lending: cannot be `Iterator::next`
-    pub fn next(&mut self) -> Option<Entry<'_, T>> {
-        self.next_with_layer().map(|(_, entry)| entry)
+    #[inline]
+    pub fn next(&mut self) -> Option<LayerEntry<'_, T, K>> {
+        if self.step() {
+            Some(self.held().1)
+        } else {
+            None
+        }
     }
 
     /// Like [`next`](Self::next), and also tells which layer the entry is
-    /// in (handy because [`layer`](Self::layer) cannot be called while the
-    /// entry is in use).
+    /// in (as [`LayerEntry::layer`] does).
     ///
     /// # Examples
     ///
@@ -616,7 +771,8 @@ impl<'a, T, A: AutoRemove<T>> LayersCursor<'a, T, A> {
     /// }
     /// assert_eq!(seen, [(0, 1), (1, 12)]);
     /// ```
-    pub fn next_with_layer(&mut self) -> Option<(usize, Entry<'_, T>)> {
+    #[inline]
+    pub fn next_with_layer(&mut self) -> Option<(usize, LayerEntry<'_, T, K>)> {
         if self.step() {
             Some(self.held())
         } else {
@@ -649,7 +805,8 @@ impl<'a, T, A: AutoRemove<T>> LayersCursor<'a, T, A> {
     /// # Panics
     ///
     /// If no layer is being walked (before the first `next` or after the
-    /// last), or the layer is bounded and full.
+    /// last; [`push_to`](Self::push_to) works then), or the layer is
+    /// bounded and full.
     ///
     /// # Examples
     ///
@@ -705,9 +862,358 @@ impl<'a, T, A: AutoRemove<T>> LayersCursor<'a, T, A> {
             None => panic!("LayersCursor::try_push outside a layer (call `next` first)"),
         }
     }
+
+    /// Appends `value` to layer `key`. It is visited in this pass if that
+    /// layer is the one being walked or a later enabled one, and by the
+    /// next pass if the layer was already walked (see the table on
+    /// [`LayersCursor`]). Works before the first `next` and after
+    /// the last, too.
+    ///
+    /// # Panics
+    ///
+    /// If `key` names no layer, or the layer is bounded and full (see
+    /// [`try_push_to`](Self::try_push_to)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::Layers;
+    ///
+    /// let mut l: Layers<u8> = Layers::new(2);
+    /// l.push(0, 1);
+    /// let mut cursor = l.cursor();
+    /// let mut seen = Vec::new();
+    /// while let Some(e) = cursor.next() {
+    ///     let v = e.remove();
+    ///     seen.push(v);
+    ///     if v == 1 {
+    ///         cursor.push_to(1, 2); // later layer: visited in this pass
+    ///         cursor.push_to(0, 3); // this layer: visited in this pass
+    ///     } else if v == 2 {
+    ///         cursor.push_to(0, 4); // earlier layer: left for the next pass
+    ///     }
+    /// }
+    /// drop(cursor);
+    /// assert_eq!(seen, [1, 3, 2]);
+    /// assert_eq!(l.layer(0), &[4]);
+    /// assert!(l.layer(1).is_empty());
+    /// ```
+    #[track_caller]
+    pub fn push_to(&mut self, key: K, value: T) {
+        if self.push_to_inner(key, value).is_err() {
+            full_layer_panic();
+        }
+    }
+
+    /// Like [`push_to`](Self::push_to), but a full bounded layer hands the
+    /// value back.
+    ///
+    /// # Errors
+    ///
+    /// [`CapacityError`] with the value if layer `key` is bounded and
+    /// full.
+    ///
+    /// # Panics
+    ///
+    /// If `key` names no layer.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{Layers, ReadWriteCollection};
+    ///
+    /// let mut l: Layers<char> =
+    ///     Layers::from_collections([ReadWriteCollection::new(), ReadWriteCollection::bounded(1)]);
+    /// l.push(0, 'a');
+    /// let mut cursor = l.cursor();
+    /// cursor.next();
+    /// assert!(cursor.try_push_to(1, 'b').is_ok());
+    /// assert_eq!(cursor.try_push_to(1, 'c').unwrap_err().into_inner(), 'c');
+    /// drop(cursor);
+    /// assert_eq!(l.layer(1), &['b']);
+    /// ```
+    #[track_caller]
+    pub fn try_push_to(&mut self, key: K, value: T) -> Result<(), CapacityError<T>> {
+        self.push_to_inner(key, value).map_err(CapacityError::new)
+    }
+
+    #[track_caller]
+    fn push_to_inner(&mut self, key: K, value: T) -> Result<(), T> {
+        let i = key.index();
+        if let Some((layer, cursor)) = &mut self.current {
+            if *layer == i {
+                return cursor.try_push(value).map_err(CapacityError::into_inner);
+            }
+        }
+        let n = self.others.layers.len();
+        if i >= n {
+            out_of_range(i, n);
+        }
+        self.others.push_at(i, value)
+    }
 }
 
-impl<T, A: AutoRemove<T>> fmt::Debug for LayersCursor<'_, T, A> {
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn full_layer_panic() -> ! {
+    panic!("push_to into a full bounded layer (use `try_push_to` to get the value back)")
+}
+
+/// The element a [`LayersCursor`] is on, lent out by
+/// [`LayersCursor::next`] (and given to the closure of
+/// [`Layers::traverse`]).
+///
+/// Like [`Entry`]: dereferences to the element, [`remove`](Self::remove)
+/// takes it out, [`push`](Self::push) appends to its layer; and
+/// [`push_to`](Self::push_to) appends to any layer (see
+/// [`LayersCursor`] for when those elements are visited).
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::Layers;
+///
+/// let mut l: Layers<i32> = Layers::new(2);
+/// l.push(0, 5);
+/// l.traverse(|layer, mut e| {
+///     if layer == 0 {
+///         let echo = -*e;
+///         e.push_to(1, echo);
+///     }
+///     assert_eq!(e.layer(), layer);
+/// });
+/// assert_eq!(l.layer(1), &[-5]);
+/// ```
+pub struct LayerEntry<'c, T, K = usize> {
+    entry: Entry<'c, T>,
+    others: &'c mut (dyn PushTarget<T> + 'c),
+    layer: usize,
+    _key: PhantomData<fn(K)>,
+}
+
+impl<'c, T, K: LayerKey> LayerEntry<'c, T, K> {
+    /// The index of the layer this element is in.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::Layers;
+    ///
+    /// let mut l: Layers<u8> = Layers::new(3);
+    /// l.push(2, 1);
+    /// let mut cursor = l.cursor();
+    /// assert_eq!(cursor.next().unwrap().layer(), 2);
+    /// ```
+    #[inline]
+    pub fn layer(&self) -> usize {
+        self.layer
+    }
+
+    /// Removes the element from its layer and returns it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::Layers;
+    ///
+    /// let mut l: Layers<u8> = Layers::new(1);
+    /// l.push(0, 1);
+    /// l.push(0, 2);
+    /// let mut cursor = l.cursor();
+    /// assert_eq!(cursor.next().unwrap().remove(), 1);
+    /// drop(cursor);
+    /// assert_eq!(l.layer(0), &[2]);
+    /// ```
+    #[inline]
+    pub fn remove(self) -> T {
+        self.entry.remove()
+    }
+
+    /// Appends `value` to this element's layer; this pass visits it after
+    /// everything already queued there.
+    ///
+    /// # Panics
+    ///
+    /// If the layer is bounded and full; see [`try_push`](Self::try_push).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::Layers;
+    ///
+    /// let mut l: Layers<u8> = Layers::new(1);
+    /// l.push(0, 1);
+    /// l.traverse(|_, mut e| if *e == 1 { e.push(2) });
+    /// assert_eq!(l.layer(0), &[1, 2]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn push(&mut self, value: T) {
+        self.entry.push(value);
+    }
+
+    /// Like [`push`](Self::push), but a full bounded layer hands the value
+    /// back.
+    ///
+    /// # Errors
+    ///
+    /// [`CapacityError`] with the value if the layer is full.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{Layers, ReadWriteCollection};
+    ///
+    /// let mut l: Layers<u8> = Layers::from_collections([ReadWriteCollection::bounded(1)]);
+    /// l.push(0, 1);
+    /// let mut cursor = l.cursor();
+    /// let mut e = cursor.next().unwrap();
+    /// assert_eq!(e.try_push(2).unwrap_err().into_inner(), 2);
+    /// ```
+    #[inline]
+    pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
+        self.entry.try_push(value)
+    }
+
+    /// Appends `value` to layer `key`: visited in this pass if that is
+    /// this element's layer or a later enabled one, by the next pass if
+    /// it is an earlier one (see [`LayersCursor`]).
+    ///
+    /// # Panics
+    ///
+    /// If `key` names no layer, or the layer is bounded and full (see
+    /// [`try_push_to`](Self::try_push_to)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::layers::{LayerKey, Layers};
+    ///
+    /// #[derive(Clone, Copy)]
+    /// enum Layer { Enemies, Effects }
+    /// impl LayerKey for Layer {
+    ///     fn index(self) -> usize { self as usize }
+    /// }
+    ///
+    /// let mut world: Layers<i32, Layer> = Layers::new(2);
+    /// world.push(Layer::Enemies, 0); // hp 0: dies into an explosion
+    /// world.push(Layer::Enemies, 3);
+    /// let mut effects_seen = 0;
+    /// world.traverse(|layer, mut e| {
+    ///     if layer == Layer::Effects.index() {
+    ///         effects_seen += 1; // the explosion, in this same pass
+    ///     } else if *e == 0 {
+    ///         e.push_to(Layer::Effects, 100);
+    ///         e.remove();
+    ///     }
+    /// });
+    /// assert_eq!(effects_seen, 1);
+    /// assert_eq!(world.layer(Layer::Enemies), &[3]);
+    /// assert_eq!(world.layer(Layer::Effects), &[100]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn push_to(&mut self, key: K, value: T) {
+        if self.push_to_inner(key, value).is_err() {
+            full_layer_panic();
+        }
+    }
+
+    /// Like [`push_to`](Self::push_to), but a full bounded layer hands the
+    /// value back.
+    ///
+    /// # Errors
+    ///
+    /// [`CapacityError`] with the value if layer `key` is bounded and
+    /// full.
+    ///
+    /// # Panics
+    ///
+    /// If `key` names no layer.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{Layers, ReadWriteCollection};
+    ///
+    /// let mut l: Layers<u8> =
+    ///     Layers::from_collections([ReadWriteCollection::new(), ReadWriteCollection::bounded(0)]);
+    /// l.push(0, 1);
+    /// let mut cursor = l.cursor();
+    /// let mut e = cursor.next().unwrap();
+    /// assert_eq!(e.try_push_to(1, 2).unwrap_err().into_inner(), 2);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn try_push_to(&mut self, key: K, value: T) -> Result<(), CapacityError<T>> {
+        self.push_to_inner(key, value).map_err(CapacityError::new)
+    }
+
+    #[inline]
+    #[track_caller]
+    fn push_to_inner(&mut self, key: K, value: T) -> Result<(), T> {
+        let i = key.index();
+        if i == self.layer {
+            return self
+                .entry
+                .try_push(value)
+                .map_err(CapacityError::into_inner);
+        }
+        let n = self.others.layer_count();
+        if i >= n {
+            out_of_range(i, n);
+        }
+        self.others.push_at(i, value)
+    }
+
+    /// The plain [`Entry`] (for code written against `Entry`); it can
+    /// no longer push into other layers.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{Entry, Layers};
+    ///
+    /// fn bump(mut e: Entry<'_, u8>) { *e += 1; }
+    ///
+    /// let mut l: Layers<u8> = Layers::new(1);
+    /// l.push(0, 1);
+    /// l.traverse(|_, e| bump(e.into_entry()));
+    /// assert_eq!(l.layer(0), &[2]);
+    /// ```
+    #[inline]
+    pub fn into_entry(self) -> Entry<'c, T> {
+        self.entry
+    }
+}
+
+impl<T, K> Deref for LayerEntry<'_, T, K> {
+    type Target = T;
+
+    #[inline]
+    fn deref(&self) -> &T {
+        &self.entry
+    }
+}
+
+impl<T, K> DerefMut for LayerEntry<'_, T, K> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.entry
+    }
+}
+
+impl<T: fmt::Debug, K> fmt::Debug for LayerEntry<'_, T, K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LayerEntry")
+            .field("layer", &self.layer)
+            .field("value", &*self.entry)
+            .finish()
+    }
+}
+
+impl<T, A: AutoRemove<T>, K: LayerKey> fmt::Debug for LayersCursor<'_, T, A, K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LayersCursor")
             .field("layer", &self.layer())

@@ -154,7 +154,7 @@ pub use buffered::BufferedCollection;
 pub use collection::{Mode, ReadWriteCollection, ShrinkPolicy};
 pub use cursor::{Cursor, Entry};
 pub use error::CapacityError;
-pub use layers::{LayerKey, Layers, LayersCursor};
+pub use layers::{LayerEntry, LayerKey, Layers, LayersCursor};
 #[cfg(feature = "std")]
 pub use producer::{Producer, ProducerClosed};
 

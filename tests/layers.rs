@@ -15,7 +15,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use common::{expect_panic, ids, vals, Elem, Tracker};
 use quickcheck::{Arbitrary, Gen, QuickCheck};
 use read_write_collection::{
-    AutoRemove, Entry, LayerKey, Layers, LayersCursor, Mode, NoAutoRemove, ReadWriteCollection,
+    AutoRemove, LayerEntry, LayerKey, Layers, LayersCursor, Mode, NoAutoRemove, ReadWriteCollection,
 };
 
 /// The policy type layers built with `from_collections` share.
@@ -801,7 +801,7 @@ fn panic_in_the_traverse_closure_and_on_the_first_element_of_a_layer() {
 }
 
 #[test]
-fn forgotten_layers_cursor_leaks_only_the_layer_being_walked() {
+fn forgotten_layers_cursor_leaks_the_layers_it_walked_and_nothing_else() {
     let t = Tracker::new();
     let mut l = filled(&t, &[&[0, 1], &[10, 11, 12], &[20]]);
     let mut cursor = l.cursor();
@@ -817,11 +817,12 @@ fn forgotten_layers_cursor_leaks_only_the_layer_being_walked() {
         }
     }
     mem::forget(cursor);
-    // Layer 0 was completed before the cursor moved on; layer 1 (being
-    // walked) leaks its elements; layer 2 was never touched.
-    assert_eq!(all_vals(&l), [vec![1], vec![], vec![20]]);
-    assert_eq!(l.len(), 2);
-    let leaked = [3, 4, 6];
+    // Layer 0 was walked (its pass stays open for `push_to` until the
+    // cursor drops) and layer 1 was being walked: both leak their
+    // elements and are left empty; layer 2 was never touched.
+    assert_eq!(all_vals(&l), [vec![], vec![], vec![20]]);
+    assert_eq!(l.len(), 1);
+    let leaked = [1, 3, 4, 6];
     t.assert_live_exactly(&[1, 3, 4, 5, 6]);
 
     // Usable afterwards.
@@ -833,25 +834,28 @@ fn forgotten_layers_cursor_leaks_only_the_layer_being_walked() {
             e.push(t.elem(15)); // id 8
         }
     });
-    assert_eq!(seen, [(0, 1), (1, 14), (1, 15), (2, 20)]);
-    assert_eq!(all_vals(&l), [vec![1], vec![14, 15], vec![20]]);
+    assert_eq!(seen, [(1, 14), (1, 15), (2, 20)]);
+    assert_eq!(all_vals(&l), [vec![], vec![14, 15], vec![20]]);
     drop(l);
     t.assert_live_exactly(&leaked);
 }
 
 #[test]
-fn forgetting_an_unstarted_or_finished_layers_cursor_leaks_nothing() {
+fn forgetting_an_unstarted_layers_cursor_leaks_nothing_and_a_finished_one_leaks_what_it_walked() {
     let t = Tracker::new();
-    let mut l = filled(&t, &[&[0], &[1, 2]]);
+    let mut l = filled(&t, &[&[0], &[1, 2], &[3]]);
     mem::forget(l.cursor());
-    assert_eq!(all_vals(&l), [vec![0], vec![1, 2]]);
+    assert_eq!(all_vals(&l), [vec![0], vec![1, 2], vec![3]]);
+    t.assert_live_exactly(&[0, 1, 2, 3]);
+    l.set_enabled(2, false);
     let mut cursor = l.cursor();
     while cursor.next().is_some() {}
     mem::forget(cursor);
-    assert_eq!(all_vals(&l), [vec![0], vec![1, 2]]);
-    t.assert_live_exactly(&[0, 1, 2]);
+    // Layers 0 and 1 were walked; layer 2 (disabled) was not.
+    assert_eq!(all_vals(&l), [vec![], vec![], vec![3]]);
+    t.assert_live_exactly(&[0, 1, 2, 3]);
     drop(l);
-    t.assert_all_dropped_once();
+    t.assert_live_exactly(&[0, 1, 2]);
 }
 
 // ------------------------------------------------- Debug, Clone, len, clear
@@ -1360,18 +1364,28 @@ impl PassModel {
         }
     }
 
-    /// `mem::forget`: the layer being walked loses (leaks) everything.
-    fn end_forgotten(&mut self) -> Vec<u32> {
-        match self.walk.take() {
-            None => Vec::new(),
-            Some(w) => w
-                .kept
-                .iter()
-                .chain(w.held.iter())
-                .chain(w.queue.iter())
-                .map(|k| k.0)
-                .collect(),
+    /// `mem::forget`: the layer being walked and every layer walked before
+    /// it (their passes stay open until the cursor drops) lose (leak)
+    /// everything.
+    fn end_forgotten(&mut self, layers: &mut [LayerModel]) -> Vec<u32> {
+        let mut lost = Vec::new();
+        let current = self.walk.as_ref().map_or(self.next_layer, |w| w.layer);
+        let walked = current.min(layers.len());
+        for layer in layers[..walked].iter_mut() {
+            if layer.enabled {
+                lost.extend(layer.items.drain(..).map(|k| k.0));
+            }
         }
+        if let Some(w) = self.walk.take() {
+            lost.extend(
+                w.kept
+                    .iter()
+                    .chain(w.held.iter())
+                    .chain(w.queue.iter())
+                    .map(|k| k.0),
+            );
+        }
+        lost
     }
 }
 
@@ -1413,7 +1427,7 @@ fn push_all(
     }
 }
 
-fn entry_push(e: &mut Entry<'_, Elem>, x: Elem, bounded: bool) -> Result<(), Elem> {
+fn entry_push(e: &mut LayerEntry<'_, Elem>, x: Elem, bounded: bool) -> Result<(), Elem> {
     if bounded {
         e.try_push(x).map_err(|err| err.into_inner())
     } else {
@@ -1440,7 +1454,7 @@ fn act(
     t: &Tracker,
     pm: &mut PassModel,
     action: Action,
-    mut e: Entry<'_, Elem>,
+    mut e: LayerEntry<'_, Elem>,
     bounded: bool,
 ) -> After {
     match action.pre {
@@ -1668,7 +1682,7 @@ impl<A: AutoRemove<Elem>> Driver<'_, A> {
             Ok(End::Natural) => assert!(pm.walk.is_none(), "the pass ended mid-layer"),
             Ok(End::Settled) => pm.end_settled(&mut self.model),
             Ok(End::Forgot) => {
-                let lost = pm.end_forgotten();
+                let lost = pm.end_forgotten(&mut self.model);
                 self.leaked.extend(lost);
             }
             Err(payload) => {
