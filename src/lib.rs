@@ -152,7 +152,7 @@ mod sync;
 pub use auto_remove::{AutoRemove, NoAutoRemove, WithHook};
 pub use buffered::BufferedCollection;
 pub use collection::{Mode, ReadWriteCollection, ShrinkPolicy};
-pub use cursor::{Cursor, Entry};
+pub use cursor::{Cursor, Entry, SinkCursor, SinkEntry};
 pub use error::CapacityError;
 pub use layers::{LayerEntry, LayerKey, Layers, LayersCursor};
 #[cfg(feature = "std")]
