@@ -516,7 +516,7 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
     /// the policy's hook. The element is out of the pass before `sink`
     /// runs, so a panicking sink leaves the pass complete.
     #[inline]
-    fn settle_into<S: FnMut(T)>(&mut self, sink: &mut S) {
+    pub(crate) fn settle_into<S: FnMut(T)>(&mut self, sink: &mut S) {
         if !A::ACTIVE {
             return;
         }

@@ -154,7 +154,7 @@ pub use buffered::BufferedCollection;
 pub use collection::{Mode, ReadWriteCollection, ShrinkPolicy};
 pub use cursor::{Cursor, Entry, SinkCursor, SinkEntry};
 pub use error::CapacityError;
-pub use layers::{LayerEntry, LayerKey, Layers, LayersCursor};
+pub use layers::{LayerEntry, LayerKey, LayerSinkEntry, Layers, LayersCursor, LayersSinkCursor};
 #[cfg(feature = "std")]
 pub use producer::{Producer, ProducerClosed};
 

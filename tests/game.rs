@@ -10,7 +10,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use common::{expect_panic, ids, vals, Elem, Tracker};
 use quickcheck::{Arbitrary, Gen, QuickCheck};
-use read_write_collection::{BufferedCollection, Mode, ReadWriteCollection};
+use read_write_collection::{BufferedCollection, Layers, Mode, ReadWriteCollection};
 
 type Pred = fn(&Elem) -> bool;
 
@@ -384,6 +384,124 @@ fn panic_in_the_body_of_a_sink_pass_keeps_the_rest() {
     assert_eq!(vals(&c), [1, 2, 3]);
     drop(c);
     t.assert_all_dropped_once();
+}
+
+// --------------------------------------------------------------- layers
+
+fn layers_with_pred(t: &Tracker, per_layer: &[&[i64]]) -> Layers<Elem, usize, Pred> {
+    let mut l = Layers::from_collections(
+        per_layer
+            .iter()
+            .map(|_| ReadWriteCollection::with_auto_remove(expired as Pred)),
+    );
+    for (i, values) in per_layer.iter().enumerate() {
+        for &v in *values {
+            // Negative values start expired.
+            let e = t.elem(v);
+            l.push(i, if v < 0 { e.flagged() } else { e });
+        }
+    }
+    l
+}
+
+#[test]
+fn layers_sink_gets_removals_from_every_layer_in_order_with_cross_layer_pushes() {
+    let t = Tracker::new();
+    let mut l = layers_with_pred(&t, &[&[-1, 2, 3], &[10, -11], &[20]]);
+    let mut items: ReadWriteCollection<i64> = ReadWriteCollection::new();
+    let mut seen = Vec::new();
+    l.traverse_with_sink(
+        |dead| items.push(dead.val),
+        |layer, mut e| {
+            seen.push((layer, e.val));
+            match e.val {
+                2 => {
+                    e.push_to(2, t.elem(21)); // later layer: visited
+                    e.remove(); // into the sink
+                }
+                3 => e.flag = true, // expires: sink when the cursor moves on
+                10 => {
+                    e.push_to(0, t.elem(4)); // earlier layer: next pass
+                    e.push_to(1, t.elem(-12).flagged()); // pushed expired: sink when reached
+                }
+                21 => {
+                    let v = e.take(); // bypasses the sink
+                    assert_eq!(v.val, 21);
+                }
+                _ => {}
+            }
+        },
+    );
+    assert_eq!(seen, [(0, 2), (0, 3), (1, 10), (2, 20), (2, 21)]);
+    assert_eq!(items, [-1, 2, 3, -11, -12]);
+    assert_eq!(
+        (0..3).map(|i| vals(l.layer(i))).collect::<Vec<_>>(),
+        [vec![4], vec![10], vec![20]]
+    );
+    drop(l);
+    t.assert_all_dropped_once();
+}
+
+#[test]
+fn layers_sink_cursor_settles_the_held_element_into_the_sink_on_drop() {
+    let t = Tracker::new();
+    let mut l = layers_with_pred(&t, &[&[0], &[1, 2]]);
+    let mut gone = Vec::new();
+    let mut cursor = l.cursor_with_sink(|e: Elem| gone.push(e.val));
+    assert!(format!("{cursor:?}").starts_with("LayersSinkCursor"));
+    while let Some((layer, mut e)) = cursor.next_with_layer() {
+        if layer == 1 {
+            e.flag = true;
+            assert!(format!("{e:?}").starts_with("LayerSinkEntry { layer: 1"));
+            break;
+        }
+        cursor.push_to(1, t.elem(3));
+    }
+    drop(cursor);
+    assert_eq!(gone, [1]);
+    assert_eq!(vals(l.layer(1)), [2, 3]);
+    drop(l);
+    t.assert_all_dropped_once();
+}
+
+#[test]
+fn panic_in_the_layers_sink_keeps_or_drops_each_element_once() {
+    // Removals in order: -1 (reached), 2 (explicit), 10 (expires while
+    // held), -20 (reached, layer 2), 21 (pushed from layer 0, explicit).
+    for k in 0..6 {
+        let t = Tracker::new();
+        let mut l = layers_with_pred(&t, &[&[-1, 2], &[10], &[-20]]);
+        let mut got = Vec::new();
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            l.traverse_with_sink(panicking_sink(k, &mut got), |_, mut e| match e.val {
+                2 => {
+                    e.push_to(2, t.elem(21));
+                    e.push_to(0, t.elem(3)); // current layer
+                    e.remove();
+                }
+                10 => {
+                    e.push_to(0, t.elem(4)); // earlier layer
+                    e.flag = true;
+                }
+                21 => e.remove(),
+                _ => {}
+            })
+        }));
+        assert_eq!(result.is_err(), k < 5, "k={k}");
+        let in_l: Vec<u32> = (0..3).flat_map(|i| ids(l.layer(i))).collect();
+        for id in &got {
+            assert!(!in_l.contains(id), "sunk element {id} still in a layer");
+            assert_eq!(t.drops(*id), 1, "sunk element {id}");
+        }
+        let mut live = t.live_ids();
+        live.sort_unstable();
+        let mut want = in_l.clone();
+        want.sort_unstable();
+        assert_eq!(live, want, "k={k}: live = in the layers");
+        l.traverse_with_sink(drop, |_, _| {});
+        drop(l);
+        t.assert_all_dropped_once();
+    }
 }
 
 // -------------------------------------------------------------- model
