@@ -551,8 +551,7 @@ fn sink_model(start: Vec<bool>, ops: Vec<Op>, unordered: bool) {
         // from what the cursor yields (the order of visits is the engine's;
         // the ordered model is in tests/model.rs).
         let mut held_expired: Option<u32> = None;
-        loop {
-            let Some(mut e) = cursor.next() else { break };
+        while let Some(mut e) = cursor.next() {
             if let Some(id) = held_expired.take() {
                 removed_by_model.push(id);
             }
