@@ -1256,6 +1256,28 @@ impl<'a, T, A> IntoIterator for &'a mut ReadWriteCollection<T, A> {
     }
 }
 
+/// One-expression configuration; see [`Builder`](crate::Builder).
+impl<T> ReadWriteCollection<T> {
+    /// A [`Builder`](crate::Builder): capacity, bound, mode, shrink policy,
+    /// predicate and hook in one expression.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let c = ReadWriteCollection::builder()
+    ///     .bounded(8)
+    ///     .unordered()
+    ///     .auto_remove(|n: &u8| *n == 0)
+    ///     .build();
+    /// assert_eq!(c.max_len(), Some(8));
+    /// ```
+    pub const fn builder() -> crate::Builder<T> {
+        crate::Builder::new()
+    }
+}
+
 /// Removal sinks: passes that hand every removed element to a closure.
 impl<T, A: AutoRemove<T>> ReadWriteCollection<T, A> {
     /// Starts a traversal whose removed elements (auto-removed and

@@ -134,6 +134,7 @@ extern crate std;
 mod arbitrary_impls;
 pub mod auto_remove;
 mod buffered;
+pub mod builder;
 mod collection;
 mod cursor;
 mod error;
@@ -151,6 +152,7 @@ mod sync;
 
 pub use auto_remove::{AutoRemove, NoAutoRemove, WithHook};
 pub use buffered::BufferedCollection;
+pub use builder::Builder;
 pub use collection::{Mode, ReadWriteCollection, ShrinkPolicy};
 pub use cursor::{Cursor, Entry, SinkCursor, SinkEntry};
 pub use error::CapacityError;

@@ -1,4 +1,4 @@
-//! Game-loop features: the removal sink (`cursor_with_sink`,
+//! Game-loop features: the builder and `remove_when!`, the removal sink (`cursor_with_sink`,
 //! `traverse_with_sink`) on `ReadWriteCollection`, `BufferedCollection` and
 //! `Layers`, including panics in the sink (every element still in the
 //! collection or dropped exactly once), and a quickcheck model of the sink's
@@ -10,7 +10,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use common::{expect_panic, ids, vals, Elem, Tracker};
 use quickcheck::{Arbitrary, Gen, QuickCheck};
-use read_write_collection::{BufferedCollection, Layers, Mode, ReadWriteCollection};
+use read_write_collection::{
+    BufferedCollection, Builder, Layers, Mode, ReadWriteCollection, ShrinkPolicy, WithHook,
+};
 
 type Pred = fn(&Elem) -> bool;
 
@@ -502,6 +504,161 @@ fn panic_in_the_layers_sink_keeps_or_drops_each_element_once() {
         drop(l);
         t.assert_all_dropped_once();
     }
+}
+
+// -------------------------------------------------------------- builder
+
+read_write_collection::remove_when! {
+    /// Test policy: an element whose value is negative.
+    pub struct Negative for i64: |n| *n < 0
+}
+
+/// Applies the settings in `bits` (capacity, bound, unordered, shrink) in
+/// the given order to a builder.
+fn configure<A>(b: Builder<i64, A>, bits: u8, bound_first: bool) -> Builder<i64, A> {
+    let mut b = b;
+    if bound_first && bits & 2 != 0 {
+        b = b.bounded(5);
+    }
+    if bits & 1 != 0 {
+        b = b.capacity(20);
+    }
+    if !bound_first && bits & 2 != 0 {
+        b = b.bounded(5);
+    }
+    if bits & 4 != 0 {
+        b = b.unordered();
+    }
+    if bits & 8 != 0 {
+        b = b.shrink_policy(ShrinkPolicy::new(30, 2));
+    }
+    b
+}
+
+/// Checks the settings of a built collection and that its policy removes
+/// exactly what it should.
+fn check_built<A: read_write_collection::AutoRemove<i64>>(
+    mut c: ReadWriteCollection<i64, A>,
+    bits: u8,
+    removes_negatives: bool,
+) {
+    assert!(c.is_empty());
+    assert_eq!(c.max_len(), (bits & 2 != 0).then_some(5), "bits={bits}");
+    if bits & 2 != 0 {
+        assert!(
+            c.capacity() <= 5,
+            "capacity capped by the bound, bits={bits}"
+        );
+    } else if bits & 1 != 0 {
+        assert!(c.capacity() >= 20, "bits={bits}");
+    } else {
+        assert_eq!(c.capacity(), 0, "bits={bits}");
+    }
+    let mode = if bits & 4 != 0 {
+        Mode::Unordered
+    } else {
+        Mode::Ordered
+    };
+    assert_eq!(c.mode(), mode);
+    let shrink = (bits & 8 != 0).then(|| ShrinkPolicy::new(30, 2));
+    assert_eq!(c.shrink_policy(), shrink);
+    c.extend([1, -1, 2]);
+    let removed = c.prune();
+    assert_eq!(removed, usize::from(removes_negatives));
+    let mut left = c.to_vec();
+    left.sort_unstable();
+    assert_eq!(
+        left,
+        if removes_negatives {
+            vec![1, 2]
+        } else {
+            vec![-1, 1, 2]
+        }
+    );
+}
+
+#[test]
+fn builder_covers_every_combination_of_settings_policy_and_hook() {
+    for bits in 0..16u8 {
+        for bound_first in [false, true] {
+            // No policy.
+            check_built(
+                configure(Builder::new(), bits, bound_first).build(),
+                bits,
+                false,
+            );
+            // A `remove_when!` unit struct.
+            let c: ReadWriteCollection<i64, Negative> =
+                configure(Builder::new(), bits, bound_first)
+                    .policy(Negative)
+                    .build();
+            check_built(c, bits, true);
+            // A closure, set before the other settings.
+            let b = ReadWriteCollection::builder().auto_remove(|n: &i64| *n < 0);
+            check_built(configure(b, bits, bound_first).build(), bits, true);
+            // A policy and a hook, the hook borrowing local state.
+            let mut hooked = Vec::new();
+            let b = configure(Builder::new(), bits, bound_first)
+                .policy(Negative)
+                .removal_hook(|n| hooked.push(n));
+            check_built(b.build(), bits, true);
+            assert_eq!(hooked, [-1]);
+            // A hook without a predicate never fires.
+            let mut fired = false;
+            let b = configure(Builder::new(), bits, bound_first).removal_hook(|_| fired = true);
+            check_built(b.build(), bits, false);
+            assert!(!fired);
+        }
+    }
+}
+
+#[test]
+fn remove_when_policy_is_zero_sized_and_nameable_in_a_struct_field() {
+    struct World {
+        mobs: ReadWriteCollection<i64, Negative>,
+        with_hook: ReadWriteCollection<i64, WithHook<Negative, fn(i64)>>,
+    }
+    fn recycle(_: i64) {}
+    let mut w = World {
+        mobs: Builder::new().bounded(10).policy(Negative).build(),
+        with_hook: Builder::new()
+            .policy(Negative)
+            .removal_hook(recycle as fn(i64))
+            .build(),
+    };
+    assert_eq!(std::mem::size_of::<Negative>(), 0);
+    assert_eq!(
+        std::mem::size_of::<ReadWriteCollection<i64, Negative>>(),
+        std::mem::size_of::<ReadWriteCollection<i64>>()
+    );
+    w.mobs.extend([-3, 3]);
+    w.with_hook.extend([-4, 4]);
+    w.mobs.traverse(|_| {});
+    w.with_hook.prune();
+    assert_eq!(w.mobs, [3]);
+    assert_eq!(w.with_hook, [4]);
+    assert_eq!(Negative, Negative::default());
+    assert_eq!(format!("{Negative:?}"), "Negative");
+}
+
+#[test]
+fn builder_build_layers_clones_the_settings_into_every_layer() {
+    let l: Layers<i64, usize, Negative> = Builder::new()
+        .bounded(3)
+        .unordered()
+        .policy(Negative)
+        .build_layers(4);
+    assert_eq!(l.layer_count(), 4);
+    for i in 0..4 {
+        assert_eq!(l.layer(i).max_len(), Some(3));
+        assert_eq!(l.layer(i).mode(), Mode::Unordered);
+        assert!(l.is_enabled(i) && l.is_visible(i));
+    }
+    let b = Builder::<u8>::new().capacity(3);
+    assert_eq!(
+        format!("{b:?}"),
+        "Builder { capacity: 3, max_len: None, mode: Ordered, shrink_policy: None, .. }"
+    );
 }
 
 // -------------------------------------------------------------- model
