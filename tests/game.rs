@@ -614,9 +614,10 @@ fn builder_covers_every_combination_of_settings_policy_and_hook() {
 
 #[test]
 fn remove_when_policy_is_zero_sized_and_nameable_in_a_struct_field() {
+    type Recycled = WithHook<Negative, fn(i64)>;
     struct World {
         mobs: ReadWriteCollection<i64, Negative>,
-        with_hook: ReadWriteCollection<i64, WithHook<Negative, fn(i64)>>,
+        with_hook: ReadWriteCollection<i64, Recycled>,
     }
     fn recycle(_: i64) {}
     let mut w = World {
@@ -637,7 +638,7 @@ fn remove_when_policy_is_zero_sized_and_nameable_in_a_struct_field() {
     w.with_hook.prune();
     assert_eq!(w.mobs, [3]);
     assert_eq!(w.with_hook, [4]);
-    assert_eq!(Negative, Negative::default());
+    assert_eq!(Negative, <Negative as Default>::default());
     assert_eq!(format!("{Negative:?}"), "Negative");
 }
 
