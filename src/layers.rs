@@ -52,6 +52,7 @@
 //! assert_eq!(updated, 4);
 //! ```
 
+use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
@@ -467,7 +468,7 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
             .collect();
         LayersCursor {
             current: None,
-            others: Others { layers, next: 0 },
+            others: Box::new(Others { layers, next: 0 }),
             _key: PhantomData,
         }
     }
@@ -490,10 +491,22 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     where
         F: FnMut(usize, LayerEntry<'_, T, K>),
     {
+        // One tight loop per layer, over a cursor in a local: the pass
+        // state stays in registers, and only moves into `others` when the
+        // layer is done. If `f` panics, the local cursor completes its
+        // layer and `cursor` the walked ones.
         let mut cursor = self.cursor();
-        while cursor.step() {
-            let (layer, entry) = cursor.held();
-            f(layer, entry);
+        while let Some((layer, mut walk)) = cursor.others.start_next() {
+            while walk.step() {
+                let entry = LayerEntry {
+                    entry: walk.held_entry(),
+                    others: &mut *cursor.others,
+                    layer,
+                    _key: PhantomData,
+                };
+                f(layer, entry);
+            }
+            cursor.others.layers[layer] = LayerState::Walked(walk);
         }
     }
 }
@@ -558,8 +571,8 @@ fn out_of_range(index: usize, count: usize) -> ! {
 /// they are. `mem::forget` on the cursor leaks the elements of every layer
 /// it has walked (never unsound: those layers are left empty and usable).
 ///
-/// Walking the layers allocates one small `Vec` (one slot per layer) per
-/// cursor.
+/// A cursor allocates a little bookkeeping (one slot per layer) when it
+/// is created; walking allocates nothing more unless a layer must grow.
 ///
 /// # Examples
 ///
@@ -619,8 +632,10 @@ fn out_of_range(index: usize, count: usize) -> ! {
 pub struct LayersCursor<'a, T, A: AutoRemove<T> = NoAutoRemove, K = usize> {
     /// The layer being walked and its cursor.
     current: Option<(usize, Cursor<'a, T, A>)>,
-    /// Every other layer.
-    others: Others<'a, T, A>,
+    /// Every other layer. Boxed so that an entry's pointer to it is not a
+    /// pointer into the cursor: the cursor's per-element state can then
+    /// stay in registers across the loop body.
+    others: Box<Others<'a, T, A>>,
     _key: PhantomData<fn(K)>,
 }
 
@@ -649,6 +664,19 @@ struct Others<'a, T, A: AutoRemove<T>> {
 }
 
 impl<'a, T, A: AutoRemove<T>> Others<'a, T, A> {
+    /// Puts the layer that is done (if any) back, its pass still open for
+    /// `push_to`, and starts walking the next enabled layer.
+    #[inline]
+    fn switch(
+        &mut self,
+        done: Option<(usize, Cursor<'a, T, A>)>,
+    ) -> Option<(usize, Cursor<'a, T, A>)> {
+        if let Some((i, cursor)) = done {
+            self.layers[i] = LayerState::Walked(cursor);
+        }
+        self.start_next()
+    }
+
     /// Starts walking the next enabled layer, if any.
     fn start_next(&mut self) -> Option<(usize, Cursor<'a, T, A>)> {
         while let Some(state) = self.layers.get_mut(self.next) {
@@ -703,11 +731,7 @@ impl<'a, T, A: AutoRemove<T>, K: LayerKey> LayersCursor<'a, T, A, K> {
                     return true;
                 }
             }
-            // This layer is done; its pass stays open for `push_to`.
-            if let Some((i, cursor)) = self.current.take() {
-                self.others.layers[i] = LayerState::Walked(cursor);
-            }
-            match self.others.start_next() {
+            match self.others.switch(self.current.take()) {
                 Some(walk) => self.current = Some(walk),
                 None => return false,
             }
@@ -721,7 +745,7 @@ impl<'a, T, A: AutoRemove<T>, K: LayerKey> LayersCursor<'a, T, A, K> {
             .expect("step returned true, so a layer is being walked");
         let entry = LayerEntry {
             entry: cursor.held_entry(),
-            others: &mut self.others,
+            others: &mut *self.others,
             layer: *layer,
             _key: PhantomData,
         };
@@ -1284,9 +1308,28 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
         S: FnMut(T),
         F: FnMut(usize, LayerSinkEntry<'_, T, S, K>),
     {
-        let mut cursor = self.cursor_with_sink(sink);
-        while let Some((layer, entry)) = cursor.next_with_layer() {
-            f(layer, entry);
+        // One tight loop per layer, as in `traverse`. If `f` or the sink
+        // panics, the local cursor completes its layer (running no user
+        // code while unwinding) and `cursor` the walked ones.
+        let mut sink = sink;
+        let mut cursor = self.cursor();
+        while let Some((layer, mut walk)) = cursor.others.start_next() {
+            while walk.step_into(&mut sink) {
+                let entry = LayerEntry {
+                    entry: walk.held_entry(),
+                    others: &mut *cursor.others,
+                    layer,
+                    _key: PhantomData,
+                };
+                f(
+                    layer,
+                    LayerSinkEntry {
+                        entry,
+                        sink: &mut sink,
+                    },
+                );
+            }
+            cursor.others.layers[layer] = LayerState::Walked(walk);
         }
     }
 }
@@ -1301,10 +1344,7 @@ impl<T, A: AutoRemove<T>, K: LayerKey> LayersCursor<'_, T, A, K> {
                     return true;
                 }
             }
-            if let Some((i, cursor)) = self.current.take() {
-                self.others.layers[i] = LayerState::Walked(cursor);
-            }
-            match self.others.start_next() {
+            match self.others.switch(self.current.take()) {
                 Some(walk) => self.current = Some(walk),
                 None => return false,
             }
