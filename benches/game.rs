@@ -38,7 +38,7 @@ mod imp {
     const N: u32 = 10_000;
 
     #[derive(Clone, Copy, Debug, PartialEq)]
-    pub struct Ent {
+    struct Ent {
         id: u32,
         life: u32,
         pos: [f32; 2],
@@ -47,7 +47,7 @@ mod imp {
         _pad: u32,
     }
 
-    remove_when!(pub struct Expired for Ent: |e| e.life == 0);
+    remove_when!(struct Expired for Ent: |e| e.life == 0);
 
     fn ent(id: u32) -> Ent {
         Ent {

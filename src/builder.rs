@@ -1,9 +1,9 @@
-//! One-expression configuration: [`Builder`], and [`remove_when!`] for
+//! One-expression configuration: [`Builder`], and [`remove_when!`](crate::remove_when!) for
 //! predicates with a name.
 //!
 //! # Examples
 //!
-//! The recommended form: a predicate defined with [`remove_when!`] is a
+//! The recommended form: a predicate defined with [`remove_when!`](crate::remove_when!) is a
 //! zero-sized unit struct, so the collection's type can be written in a
 //! struct field, and a traversal calls the predicate directly (inlined,
 //! no function pointer, nothing stored).
@@ -119,7 +119,7 @@ macro_rules! remove_when {
 ///
 /// The result's type is `ReadWriteCollection<T, A>`, where `A` is the
 /// policy: [`NoAutoRemove`] by default, the unit struct of a
-/// [`remove_when!`] predicate, `WithHook<P, H>` with a hook. See [the module
+/// [`remove_when!`](crate::remove_when!) predicate, `WithHook<P, H>` with a hook. See [the module
 /// docs](self) for the recommended form.
 ///
 /// # Examples
@@ -250,7 +250,7 @@ impl<T, A> Builder<T, A> {
         self
     }
 
-    /// The auto-remove policy: a [`remove_when!`] unit struct (the
+    /// The auto-remove policy: a [`remove_when!`](crate::remove_when!) unit struct (the
     /// recommended, nameable form) or any other [`AutoRemove`] type.
     /// Replaces any policy (and hook) set before.
     ///
