@@ -266,6 +266,44 @@ impl<T, K: LayerKey, A> Layers<T, K, A> {
         &mut self.slot_mut(key).items
     }
 
+    /// Mutable access to several layers at once (outside a pass), say to
+    /// move elements from one layer to another: the collections of the
+    /// layers `keys` names, in that order. `None` if a key names no layer
+    /// or two keys name the same layer.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::Layers;
+    ///
+    /// let mut l: Layers<u8> = Layers::new(3);
+    /// l.push(0, 1);
+    /// l.push(0, 2);
+    /// let [from, to] = l.disjoint_layers_mut([0, 2]).unwrap();
+    /// to.extend(from.drain(..));
+    /// assert_eq!(l.layer(2), &[1, 2]);
+    /// assert!(l.disjoint_layers_mut([1, 1]).is_none());
+    /// assert!(l.disjoint_layers_mut([0, 3]).is_none());
+    /// ```
+    pub fn disjoint_layers_mut<const N: usize>(
+        &mut self,
+        keys: [K; N],
+    ) -> Option<[&mut ReadWriteCollection<T, A>; N]> {
+        let indices = keys.map(LayerKey::index);
+        for (n, &i) in indices.iter().enumerate() {
+            if i >= self.slots.len() || indices[..n].contains(&i) {
+                return None;
+            }
+        }
+        let mut found: [Option<&mut ReadWriteCollection<T, A>>; N] = [(); N].map(|()| None);
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            if let Some(n) = indices.iter().position(|&j| j == i) {
+                found[n] = Some(&mut slot.items);
+            }
+        }
+        Some(found.map(|layer| layer.expect("every key names a distinct layer")))
+    }
+
     /// Appends `value` to layer `key`.
     ///
     /// # Panics

@@ -2504,3 +2504,32 @@ fn model_cross_layer_fixed() {
         passes: 3,
     });
 }
+
+// ------------------------------------------------------ disjoint access
+
+#[test]
+fn disjoint_layers_mut_gives_each_named_layer_once_in_key_order() {
+    let t = Tracker::new();
+    let mut l = world(&t, &[0], &[10, 11], &[20]);
+    {
+        let [bullets, actors] = l
+            .disjoint_layers_mut([Layer::Bullets, Layer::Actors])
+            .unwrap();
+        assert_eq!(vals(&*bullets), [20]);
+        assert_eq!(vals(&*actors), [10, 11]);
+        bullets.push(actors.pop().unwrap());
+    }
+    assert_eq!(keyed_vals(&l), [vec![0], vec![10], vec![20, 11]]);
+    let [a, b, c] = l
+        .disjoint_layers_mut([Layer::Actors, Layer::Background, Layer::Bullets])
+        .unwrap();
+    assert_eq!((a.len(), b.len(), c.len()), (1, 1, 2));
+    assert!(l
+        .disjoint_layers_mut([Layer::Actors, Layer::Actors])
+        .is_none());
+    assert!(l.disjoint_layers_mut::<0>([]).is_some());
+    let mut two: Layers<Elem, Layer> = Layers::new(2);
+    assert!(two.disjoint_layers_mut([Layer::Bullets]).is_none());
+    drop(l);
+    t.assert_all_dropped_once();
+}
