@@ -607,7 +607,8 @@ fn out_of_range(index: usize, count: usize) -> ! {
 /// that pushes into it keep working until then); dropping the cursor also
 /// completes the layer being walked and leaves the unvisited layers as
 /// they are. `mem::forget` on the cursor leaks the elements of every layer
-/// it has walked (never unsound: those layers are left empty and usable).
+/// it has walked and the cursor's bookkeeping (never unsound: those layers
+/// are left empty and usable).
 ///
 /// A cursor allocates a little bookkeeping (one slot per layer) when it
 /// is created; walking allocates nothing more unless a layer must grow.

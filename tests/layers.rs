@@ -802,6 +802,10 @@ fn panic_in_the_traverse_closure_and_on_the_first_element_of_a_layer() {
 }
 
 #[test]
+// Forgetting a `LayersCursor` also leaks its small bookkeeping allocation,
+// which Miri reports as a leak; the soundness of a forgotten pass is the
+// per-layer `Cursor`'s, which the Miri runs of the other suites cover.
+#[cfg_attr(miri, ignore = "leaks the cursor's bookkeeping on purpose")]
 fn forgotten_layers_cursor_leaks_the_layers_it_walked_and_nothing_else() {
     let t = Tracker::new();
     let mut l = filled(&t, &[&[0, 1], &[10, 11, 12], &[20]]);
@@ -842,6 +846,10 @@ fn forgotten_layers_cursor_leaks_the_layers_it_walked_and_nothing_else() {
 }
 
 #[test]
+// Forgetting a `LayersCursor` also leaks its small bookkeeping allocation,
+// which Miri reports as a leak; the soundness of a forgotten pass is the
+// per-layer `Cursor`'s, which the Miri runs of the other suites cover.
+#[cfg_attr(miri, ignore = "leaks the cursor's bookkeeping on purpose")]
 fn forgetting_an_unstarted_layers_cursor_leaks_nothing_and_a_finished_one_leaks_what_it_walked() {
     let t = Tracker::new();
     let mut l = filled(&t, &[&[0], &[1, 2], &[3]]);
@@ -1490,6 +1498,9 @@ fn act(
             After::CursorPush(s)
         }
         Main::Break => After::Break,
+        // Under Miri a forgotten `LayersCursor`'s bookkeeping allocation
+        // would be reported as a leak: stop the pass instead.
+        Main::Forget if cfg!(miri) => After::Break,
         Main::Forget => After::Forget,
         Main::Panic => panic!("panic while holding"),
         Main::PushThenPanic(s) => {
