@@ -5,14 +5,18 @@
 //!   updated: the layer is disabled, but visible), actors (ships and the
 //!   drones they launch), bullets, and particles (bounded: at most
 //!   `PARTICLE_CAP` sparks).
-//! * Every entity counts its `life` down; the collections' auto-remove
-//!   predicate (`life == 0`) takes expired entities out during the update
+//! * Every entity counts its `life` down; the layers' auto-remove predicate
+//!   (`Expired`, a zero-sized type from `remove_when!`, so the layers'
+//!   type can be written down) takes expired entities out during the update
 //!   pass, without the loop body calling `remove`.
-//! * The removal hook receives each expired entity by value: a ship, drone
-//!   or bullet leaves an explosion (a burst of sparks for the particle
-//!   layer).
-//! * The particle layer refuses sparks when full (`try_push`); the refusals
-//!   are counted.
+//! * All spawning happens during the one update pass, with
+//!   `push_to`: ships fire into the bullet layer (a later layer, so the
+//!   bullet already moves this frame), and a ship, drone or bullet whose
+//!   life runs out leaves an explosion, a burst of sparks pushed into the
+//!   particle layer, which moves them this frame too. No side list, no
+//!   `Rc<RefCell<_>>`.
+//! * The particle layer refuses sparks when full (`try_push_to` hands them
+//!   back); the refusals are counted.
 //!
 //! One line per frame: how many entities each layer holds after the frame,
 //! how many explosions went off, how many sparks the cap refused, and how
@@ -24,11 +28,8 @@
 //! cargo run --release --example entity_list -- 200   # 200 frames
 //! ```
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
 use read_write_collection::layers::LayerKey;
-use read_write_collection::{Layers, ReadWriteCollection};
+use read_write_collection::{remove_when, Builder, Layers};
 
 const DEFAULT_FRAMES: u32 = 30;
 const STARS: u32 = 64;
@@ -78,11 +79,9 @@ struct Entity {
     life: u32,
 }
 
-/// The auto-remove predicate. Every layer's collection must have the same
-/// policy type, so it is a plain `fn` (a non-capturing closure would do as
-/// well, cast to `fn(&Entity) -> bool`).
-fn expired(e: &Entity) -> bool {
-    e.life == 0
+remove_when! {
+    /// The auto-remove predicate every layer shares: out of life.
+    struct Expired for Entity: |e| e.life == 0
 }
 
 /// A small deterministic generator (xorshift32), so every run prints the
@@ -181,30 +180,14 @@ fn main() {
         }),
     };
 
-    // The removal hook receives every expired entity by value. It runs
-    // while the update cursor holds the `Layers` mutably, so it cannot push
-    // into them (that would not compile). It leaves the dead entity in a
-    // side list instead, and the frame turns those into explosions after
-    // the pass. The list is shared by all four layers' hooks (one clone of
-    // the closure each, so all layers have the same policy type): an
-    // `Rc<RefCell<..>>`, as the hooks run one at a time on this thread.
-    let dead: Rc<RefCell<Vec<Entity>>> = Rc::default();
-    let hook = {
-        let dead = Rc::clone(&dead);
-        move |e: Entity| dead.borrow_mut().push(e)
-    };
-    let layer = |max_len: Option<usize>| {
-        let mut c = ReadWriteCollection::with_auto_remove(expired as fn(&Entity) -> bool)
-            .with_removal_hook(hook.clone());
-        c.set_max_len(max_len);
-        c
-    };
-    // One collection per `Layer`, in `Layer` order.
-    let mut layers: Layers<Entity, Layer, _> = Layers::from_collections([
-        layer(None),
-        layer(None),
-        layer(None),
-        layer(Some(PARTICLE_CAP)),
+    // One collection per `Layer`, in `Layer` order, all with the `Expired`
+    // predicate; the particle layer is bounded.
+    let layer = Builder::new().policy(Expired);
+    let mut layers: Layers<Entity, Layer, Expired> = Layers::from_collections([
+        layer.clone().build(),
+        layer.clone().build(),
+        layer.clone().build(),
+        layer.bounded(PARTICLE_CAP).build(),
     ]);
 
     let mut spawn = Spawner {
@@ -226,8 +209,9 @@ fn main() {
         "frame  background  actors  bullets  particles  explosions  refused  drawn   (particle cap {PARTICLE_CAP})"
     );
     let mut totals = Totals::default();
-    let mut fired = Vec::new();
     for frame in 1..=frames {
+        let mut explosions = 0;
+        let mut refused = 0;
         // The update pass: one cursor walks the enabled layers in order
         // (actors, bullets, particles).
         let mut cursor = layers.cursor();
@@ -239,51 +223,44 @@ fn main() {
             match e.kind {
                 Kind::Ship => {
                     if spawn.rng.below(4) == 0 {
-                        // Another layer: it cannot be pushed while this
-                        // pass holds the layers; queued for after it.
-                        fired.push(spawn.bullet(&e));
+                        // A later layer: this pass reaches the bullet and
+                        // moves it already.
+                        let bullet = spawn.bullet(&e);
+                        e.push_to(Layer::Bullets, bullet);
                     }
                     if spawn.rng.below(16) == 0 {
-                        // The layer being walked: this same pass reaches
-                        // the drone later and moves it already.
+                        // The layer being walked: also reached later in
+                        // this pass.
                         let drone = spawn.drone(&e);
                         e.push(drone);
                     }
                 }
                 Kind::Bullet => {
                     if !(0..ARENA).contains(&e.pos[0]) || !(0..ARENA).contains(&e.pos[1]) {
-                        // Expires now: the predicate sees it when the
-                        // cursor moves on, and the hook gets it.
                         e.life = 0;
                     }
                 }
                 Kind::Drone | Kind::Spark | Kind::Star => {}
             }
-        }
-        // Dropping the cursor completes the pass (the last layer's last
-        // entity is checked against the predicate here too).
-        drop(cursor);
-
-        // After the pass: the layers are free again.
-        for bullet in fired.drain(..) {
-            layers.push(Layer::Bullets, bullet);
-        }
-        let mut explosions = 0;
-        let mut refused = 0;
-        for e in dead.borrow_mut().drain(..) {
-            let sparks = spawn.explosion(&e);
-            if sparks.is_empty() {
-                continue;
-            }
-            explosions += 1;
-            for spark in sparks {
-                match layers.try_push(Layer::Particles, spark) {
-                    Ok(()) => totals.sparks += 1,
-                    // The cap is reached; the spark comes back and is dropped.
-                    Err(_full) => refused += 1,
+            if e.life == 0 {
+                // Dies: the predicate removes it when the cursor moves on.
+                // Its explosion goes to the (later, bounded) particle layer.
+                let sparks = spawn.explosion(&e);
+                if !sparks.is_empty() {
+                    explosions += 1;
+                }
+                for spark in sparks {
+                    match e.try_push_to(Layer::Particles, spark) {
+                        Ok(()) => totals.sparks += 1,
+                        // The cap is reached; the spark comes back and is dropped.
+                        Err(_full) => refused += 1,
+                    }
                 }
             }
         }
+        // Dropping the cursor completes the pass.
+        drop(cursor);
+
         if frame % 2 == 0 {
             let ship = spawn.ship();
             layers.push(Layer::Actors, ship);

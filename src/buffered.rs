@@ -1030,3 +1030,56 @@ impl<T, A> IntoIterator for BufferedCollection<T, A> {
         self.into_vec().into_iter()
     }
 }
+
+/// Removal sinks: passes that hand every removed element to a closure.
+impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
+    /// Starts a traversal of the visible elements whose removed elements
+    /// go to `sink`, in removal order; see [`SinkCursor`](crate::SinkCursor).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// let mut events: BufferedCollection<u32> = vec![1, 2, 3].into();
+    /// let mut handled = Vec::new();
+    /// let mut cursor = events.cursor_with_sink(|e| handled.push(e));
+    /// while let Some(mut e) = cursor.next() {
+    ///     if *e == 2 {
+    ///         e.push(20); // pending: the next commit
+    ///     }
+    ///     e.remove();
+    /// }
+    /// drop(cursor);
+    /// assert_eq!(handled, [1, 2, 3]);
+    /// assert_eq!(events.pending(), [20]);
+    /// ```
+    #[inline]
+    pub fn cursor_with_sink<S: FnMut(T)>(&mut self, sink: S) -> crate::SinkCursor<'_, T, S, A> {
+        crate::SinkCursor::new(self.cursor(), sink)
+    }
+
+    /// The closure form of [`cursor_with_sink`](Self::cursor_with_sink).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// let mut q = BufferedCollection::with_auto_remove(|n: &i32| *n < 0);
+    /// q.extend([-1, 2, -3]);
+    /// q.commit();
+    /// let mut dropped = 0;
+    /// q.traverse_with_sink(|_| dropped += 1, |_| {});
+    /// assert_eq!(dropped, 2);
+    /// assert_eq!(q.as_slice(), [2]);
+    /// ```
+    #[inline]
+    pub fn traverse_with_sink<S, F>(&mut self, sink: S, f: F)
+    where
+        S: FnMut(T),
+        F: FnMut(crate::SinkEntry<'_, T, S>),
+    {
+        self.cursor_with_sink(sink).for_each(f);
+    }
+}

@@ -1505,3 +1505,86 @@ impl<'a, T, A> IntoIterator for &'a mut ReadWriteCollection<T, A> {
         self.iter_mut()
     }
 }
+
+/// One-expression configuration; see [`Builder`](crate::Builder).
+impl<T> ReadWriteCollection<T> {
+    /// A [`Builder`](crate::Builder): capacity, bound, mode, shrink policy,
+    /// predicate and hook in one expression.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let c = ReadWriteCollection::builder()
+    ///     .bounded(8)
+    ///     .unordered()
+    ///     .auto_remove(|n: &u8| *n == 0)
+    ///     .build();
+    /// assert_eq!(c.max_len(), Some(8));
+    /// ```
+    pub const fn builder() -> crate::Builder<T> {
+        crate::Builder::new()
+    }
+}
+
+/// Removal sinks: passes that hand every removed element to a closure.
+impl<T, A: AutoRemove<T>> ReadWriteCollection<T, A> {
+    /// Starts a traversal whose removed elements (auto-removed and
+    /// [removed](crate::SinkEntry::remove) by the loop) go to `sink`, in
+    /// removal order; see [`SinkCursor`](crate::SinkCursor).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut enemies = ReadWriteCollection::with_auto_remove(|hp: &i32| *hp <= 0);
+    /// enemies.extend([0, 5, -1]);
+    /// let mut loot = ReadWriteCollection::new(); // another collection, borrowed for the pass
+    /// let mut cursor = enemies.cursor_with_sink(|dead: i32| loot.push(dead * 10));
+    /// while let Some(mut hp) = cursor.next() {
+    ///     *hp -= 1;
+    /// }
+    /// drop(cursor);
+    /// assert_eq!(loot, [0, -10]);
+    /// assert_eq!(enemies, [4]);
+    /// ```
+    #[inline]
+    pub fn cursor_with_sink<S: FnMut(T)>(&mut self, sink: S) -> crate::SinkCursor<'_, T, S, A> {
+        crate::SinkCursor::new(self.cursor(), sink)
+    }
+
+    /// The closure form of [`cursor_with_sink`](Self::cursor_with_sink):
+    /// calls `f` on every entry, pushed ones included; every removed
+    /// element goes to `sink`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut bullets = ReadWriteCollection::with_auto_remove(|ttl: &u32| *ttl == 0);
+    /// bullets.extend([1, 3, 9]);
+    /// let mut sparks = Vec::new();
+    /// bullets.traverse_with_sink(
+    ///     |spent| sparks.push(spent),
+    ///     |mut b| {
+    ///         *b -= 1;
+    ///         if *b == 8 {
+    ///             b.remove(); // hit something
+    ///         }
+    ///     },
+    /// );
+    /// assert_eq!(sparks, [0, 8]);
+    /// assert_eq!(bullets, [2]);
+    /// ```
+    #[inline]
+    pub fn traverse_with_sink<S, F>(&mut self, sink: S, f: F)
+    where
+        S: FnMut(T),
+        F: FnMut(crate::SinkEntry<'_, T, S>),
+    {
+        self.cursor_with_sink(sink).for_each(f);
+    }
+}

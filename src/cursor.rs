@@ -513,3 +513,434 @@ impl<T: fmt::Debug> fmt::Debug for Entry<'_, T> {
         f.debug_tuple("Entry").field(self.held.get()).finish()
     }
 }
+
+// ------------------------------------------------------------ removal sink
+
+impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
+    /// `settle`, with an auto-removed element going to `sink` instead of
+    /// the policy's hook. The element is out of the pass before `sink`
+    /// runs, so a panicking sink leaves the pass complete.
+    #[inline]
+    pub(crate) fn settle_into<S: FnMut(T)>(&mut self, sink: &mut S) {
+        if !A::ACTIVE {
+            return;
+        }
+        let core = self.pass.core();
+        if core.held() {
+            if self.policy.should_remove(core.current()) {
+                let value = core.take_current();
+                sink(value);
+            } else {
+                core.keep_current();
+            }
+        }
+    }
+
+    /// `step`, with auto-removed elements going to `sink`.
+    #[inline]
+    pub(crate) fn step_into<S: FnMut(T)>(&mut self, sink: &mut S) -> bool {
+        self.settle_into(sink);
+        loop {
+            let core = self.pass.core();
+            if !core.advance() {
+                return false;
+            }
+            if self.policy.should_remove(core.current()) {
+                let value = core.take_current();
+                sink(value);
+                continue;
+            }
+            return true;
+        }
+    }
+}
+
+/// A [`Cursor`] whose pass hands every element it removes to a sink
+/// closure: the ones the auto-remove predicate removes and the ones removed
+/// with [`SinkEntry::remove`], as owned values, in removal order.
+///
+/// The sink lives only as long as the pass, so it can borrow the caller's
+/// local state mutably (push loot into another collection, count kills),
+/// with no `Rc<RefCell<_>>` and no second pass. While a sink is set, the
+/// collection's own removal hook is not called: the sink receives what it
+/// would have received.
+///
+/// Created by [`ReadWriteCollection::cursor_with_sink`](crate::ReadWriteCollection::cursor_with_sink)
+/// and [`BufferedCollection::cursor_with_sink`](crate::BufferedCollection::cursor_with_sink);
+/// the closure form is `traverse_with_sink`. Completes on drop like a
+/// [`Cursor`], and so do its guarantees: if the sink panics, the element
+/// it was given is dropped by the unwinding (it is already out of the
+/// collection) and the pass completes with everything else kept.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::ReadWriteCollection;
+///
+/// struct Enemy { hp: i32, gold: u32 }
+///
+/// let mut enemies = ReadWriteCollection::with_auto_remove(|e: &Enemy| e.hp <= 0);
+/// enemies.extend([Enemy { hp: 1, gold: 5 }, Enemy { hp: 9, gold: 7 }, Enemy { hp: 3, gold: 1 }]);
+/// let mut loot: Vec<u32> = Vec::new(); // the frame's local state
+///
+/// let mut cursor = enemies.cursor_with_sink(|dead: Enemy| loot.push(dead.gold));
+/// while let Some(mut e) = cursor.next() {
+///     e.hp -= 2; // the first expires: auto-removed into the sink
+///     if e.gold == 1 {
+///         e.remove(); // explicit: into the sink as well
+///     }
+/// }
+/// drop(cursor);
+/// assert_eq!(loot, [5, 1]);
+/// assert_eq!(enemies.len(), 1);
+/// ```
+///
+/// The sink is borrowed by the cursor until the pass ends:
+///
+/// ```compile_fail
+/// use read_write_collection::ReadWriteCollection;
+///
+/// let mut c: ReadWriteCollection<i32> = (1..=3).collect();
+/// let mut removed = Vec::new();
+/// let mut cursor = c.cursor_with_sink(|v| removed.push(v));
+/// cursor.next().unwrap().remove();
+/// assert_eq!(removed, [1]); // error: `removed` is borrowed by the sink
+/// drop(cursor);
+/// ```
+pub struct SinkCursor<'a, T, S: FnMut(T), A: AutoRemove<T> = NoAutoRemove> {
+    cursor: Cursor<'a, T, A>,
+    sink: S,
+}
+
+impl<'a, T, S: FnMut(T), A: AutoRemove<T>> SinkCursor<'a, T, S, A> {
+    #[inline]
+    pub(crate) fn new(cursor: Cursor<'a, T, A>, sink: S) -> Self {
+        SinkCursor { cursor, sink }
+    }
+
+    /// Moves to the next element and lends it out, or returns `None` when
+    /// every element has been visited; as [`Cursor::next`], with the
+    /// elements the predicate removes handed to the sink.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c = ReadWriteCollection::with_auto_remove(|n: &i32| *n < 0);
+    /// c.extend([-1, 2]);
+    /// let mut gone = Vec::new();
+    /// let mut cursor = c.cursor_with_sink(|n| gone.push(n));
+    /// assert_eq!(cursor.next().as_deref(), Some(&2));
+    /// assert!(cursor.next().is_none());
+    /// drop(cursor);
+    /// assert_eq!(gone, [-1]);
+    /// ```
+    #[allow(clippy::should_implement_trait)] // lending: cannot be `Iterator::next`
+    #[inline]
+    pub fn next(&mut self) -> Option<SinkEntry<'_, T, S>> {
+        if self.cursor.step_into(&mut self.sink) {
+            Some(SinkEntry {
+                entry: self.cursor.held_entry(),
+                sink: &mut self.sink,
+            })
+        } else {
+            None
+        }
+    }
+
+    /// Appends `value`; as [`Cursor::push`].
+    ///
+    /// # Panics
+    ///
+    /// If the collection is bounded and full; see [`try_push`](Self::try_push).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<u8> = [1].into_iter().collect();
+    /// let mut gone = Vec::new();
+    /// let mut cursor = c.cursor_with_sink(|n| gone.push(n));
+    /// while let Some(e) = cursor.next() {
+    ///     if *e == 1 {
+    ///         e.remove();
+    ///         cursor.push(2); // visited later in this pass
+    ///     }
+    /// }
+    /// drop(cursor);
+    /// assert_eq!(gone, [1]);
+    /// assert_eq!(c, [2]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn push(&mut self, value: T) {
+        self.cursor.push(value);
+    }
+
+    /// Like [`push`](Self::push), but a full bounded collection hands the
+    /// value back.
+    ///
+    /// # Errors
+    ///
+    /// [`CapacityError`] holding `value` if the collection is at its
+    /// maximum length.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c = ReadWriteCollection::bounded(1);
+    /// c.push(1);
+    /// let mut cursor = c.cursor_with_sink(drop);
+    /// assert_eq!(cursor.try_push(2).unwrap_err().into_inner(), 2);
+    /// ```
+    #[inline]
+    pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
+        self.cursor.try_push(value)
+    }
+
+    /// The number of elements not yet visited, pushed ones included.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<i32> = (0..3).collect();
+    /// let mut cursor = c.cursor_with_sink(drop);
+    /// cursor.next();
+    /// assert_eq!(cursor.remaining(), 2);
+    /// ```
+    #[inline]
+    pub fn remaining(&self) -> usize {
+        self.cursor.remaining()
+    }
+
+    /// The length the collection would have if the traversal completed
+    /// now.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<i32> = (0..3).collect();
+    /// let mut cursor = c.cursor_with_sink(drop);
+    /// cursor.next().unwrap().remove();
+    /// assert_eq!(cursor.len(), 2);
+    /// ```
+    #[inline]
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> usize {
+        self.cursor.len()
+    }
+
+    /// Completes the traversal now, checking the held element with the
+    /// predicate (into the sink if it expired); see [`Cursor::finish`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c = ReadWriteCollection::with_auto_remove(|n: &i32| *n < 0);
+    /// c.extend([1, 2]);
+    /// let mut gone = Vec::new();
+    /// let mut cursor = c.cursor_with_sink(|n| gone.push(n));
+    /// *cursor.next().unwrap() = -1;
+    /// cursor.finish();
+    /// assert_eq!(gone, [-1]);
+    /// assert_eq!(c, [2]);
+    /// ```
+    pub fn finish(mut self) {
+        self.cursor.settle_into(&mut self.sink);
+        // Dropping `self` now finds nothing held and only completes.
+    }
+
+    /// Calls `f` on every remaining entry, then completes.
+    #[inline]
+    pub(crate) fn for_each<F: FnMut(SinkEntry<'_, T, S>)>(mut self, mut f: F) {
+        while let Some(entry) = self.next() {
+            f(entry);
+        }
+    }
+}
+
+impl<T, S: FnMut(T), A: AutoRemove<T>> Drop for SinkCursor<'_, T, S, A> {
+    /// Checks the held element with the predicate (into the sink if it
+    /// expired), as [`Cursor`]'s drop does, then the `cursor` field's drop
+    /// completes the pass (also when the predicate or the sink panics
+    /// here).
+    #[inline]
+    fn drop(&mut self) {
+        #[cfg(feature = "std")]
+        if A::ACTIVE && !std::thread::panicking() {
+            self.cursor.settle_into(&mut self.sink);
+        }
+    }
+}
+
+impl<T, S: FnMut(T), A: AutoRemove<T>> fmt::Debug for SinkCursor<'_, T, S, A>
+where
+    T: fmt::Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SinkCursor")
+            .field("remaining", &self.remaining())
+            .field("len", &self.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The element a [`SinkCursor`] is on: an [`Entry`] whose
+/// [`remove`](Self::remove) hands the element to the pass's sink.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::ReadWriteCollection;
+///
+/// let mut c: ReadWriteCollection<i32> = (1..=4).collect();
+/// let mut odd = Vec::new();
+/// c.traverse_with_sink(|n| odd.push(n), |e| if *e % 2 == 1 { e.remove() });
+/// assert_eq!(odd, [1, 3]);
+/// assert_eq!(c, [2, 4]);
+/// ```
+pub struct SinkEntry<'c, T, S> {
+    entry: Entry<'c, T>,
+    sink: &'c mut S,
+}
+
+impl<'c, T, S: FnMut(T)> SinkEntry<'c, T, S> {
+    /// Removes the element and hands it to the sink.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<&str> = ["keep", "drop"].into_iter().collect();
+    /// let mut removed = Vec::new();
+    /// c.traverse_with_sink(|s| removed.push(s), |e| if *e == "drop" { e.remove() });
+    /// assert_eq!(removed, ["drop"]);
+    /// ```
+    #[inline]
+    pub fn remove(self) {
+        let value = self.entry.remove();
+        (self.sink)(value);
+    }
+
+    /// Removes the element and returns it, bypassing the sink (for a split:
+    /// the value builds new elements, pushed with the cursor).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<u32> = [4].into_iter().collect();
+    /// let mut sunk = Vec::new();
+    /// let mut cursor = c.cursor_with_sink(|n| sunk.push(n));
+    /// while let Some(e) = cursor.next() {
+    ///     if *e > 1 {
+    ///         let n = e.take();
+    ///         cursor.push(n / 2);
+    ///         cursor.push(n / 2);
+    ///     }
+    /// }
+    /// drop(cursor);
+    /// assert!(sunk.is_empty());
+    /// assert_eq!(c, [1, 1, 1, 1]);
+    /// ```
+    #[inline]
+    pub fn take(self) -> T {
+        self.entry.remove()
+    }
+
+    /// Appends `value`; as [`Entry::push`].
+    ///
+    /// # Panics
+    ///
+    /// If the collection is bounded and full; see [`try_push`](Self::try_push).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<u8> = [1].into_iter().collect();
+    /// c.traverse_with_sink(drop, |mut e| if *e == 1 { e.push(2) });
+    /// assert_eq!(c, [1, 2]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn push(&mut self, value: T) {
+        self.entry.push(value);
+    }
+
+    /// Like [`push`](Self::push), but a full bounded collection hands the
+    /// value back.
+    ///
+    /// # Errors
+    ///
+    /// [`CapacityError`] holding `value` if the collection is full.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c = ReadWriteCollection::bounded(1);
+    /// c.push(1);
+    /// let mut cursor = c.cursor_with_sink(drop);
+    /// let mut e = cursor.next().unwrap();
+    /// assert_eq!(e.try_push(2).unwrap_err().into_inner(), 2);
+    /// ```
+    #[inline]
+    pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
+        self.entry.try_push(value)
+    }
+
+    /// The plain [`Entry`], whose `remove` returns the element instead of
+    /// sinking it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<u8> = [1].into_iter().collect();
+    /// let mut cursor = c.cursor_with_sink(drop);
+    /// let e = cursor.next().unwrap().into_entry();
+    /// assert_eq!(e.remove(), 1);
+    /// ```
+    #[inline]
+    pub fn into_entry(self) -> Entry<'c, T> {
+        self.entry
+    }
+}
+
+impl<T, S> Deref for SinkEntry<'_, T, S> {
+    type Target = T;
+
+    #[inline]
+    fn deref(&self) -> &T {
+        &self.entry
+    }
+}
+
+impl<T, S> DerefMut for SinkEntry<'_, T, S> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.entry
+    }
+}
+
+impl<T: fmt::Debug, S> fmt::Debug for SinkEntry<'_, T, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("SinkEntry").field(&*self.entry).finish()
+    }
+}

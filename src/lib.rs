@@ -302,6 +302,7 @@ extern crate std;
 mod arbitrary_impls;
 pub mod auto_remove;
 mod buffered;
+pub mod builder;
 mod collection;
 mod cursor;
 mod error;
@@ -328,12 +329,13 @@ mod vec_api;
 
 pub use auto_remove::{AutoRemove, NoAutoRemove, WithHook};
 pub use buffered::BufferedCollection;
+pub use builder::Builder;
 pub use collection::{Mode, ReadWriteCollection, ShrinkPolicy};
-pub use cursor::{Cursor, Entry};
+pub use cursor::{Cursor, Entry, SinkCursor, SinkEntry};
 pub use error::CapacityError;
 #[cfg(feature = "std")]
 pub use error::TryPushError;
-pub use layers::{LayerKey, Layers, LayersCursor};
+pub use layers::{LayerEntry, LayerKey, LayerSinkEntry, Layers, LayersCursor, LayersSinkCursor};
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub use parallel::{ParAutoRemove, ParEntry};

@@ -1,0 +1,419 @@
+//! One-expression configuration: [`Builder`], and [`remove_when!`](crate::remove_when!) for
+//! predicates with a name.
+//!
+//! # Examples
+//!
+//! The recommended form: a predicate defined with [`remove_when!`](crate::remove_when!) is a
+//! zero-sized unit struct, so the collection's type can be written in a
+//! struct field, and a traversal calls the predicate directly (inlined,
+//! no function pointer, nothing stored).
+//!
+//! ```
+//! use read_write_collection::{remove_when, Builder, ReadWriteCollection, ShrinkPolicy};
+//!
+//! pub struct Particle { ttl: u32 }
+//!
+//! remove_when!(pub struct Expired for Particle: |p| p.ttl == 0);
+//!
+//! struct World {
+//!     particles: ReadWriteCollection<Particle, Expired>,
+//! }
+//!
+//! let mut world = World {
+//!     particles: Builder::new()
+//!         .capacity(256)
+//!         .bounded(1024)
+//!         .unordered()
+//!         .shrink_policy(ShrinkPolicy::new(25, 60))
+//!         .policy(Expired)
+//!         .build(),
+//! };
+//! world.particles.extend([Particle { ttl: 1 }, Particle { ttl: 0 }]);
+//! world.particles.traverse(|mut p| p.ttl = p.ttl.saturating_sub(1));
+//! assert!(world.particles.is_empty());
+//! assert_eq!(world.particles.max_len(), Some(1024));
+//! ```
+//!
+//! A closure works too (`auto_remove`), and so does a removal hook; the
+//! type then names the closure and cannot be written down, which is fine
+//! for a local:
+//!
+//! ```
+//! use read_write_collection::{Mode, ReadWriteCollection};
+//!
+//! let mut expired = 0;
+//! let mut c = ReadWriteCollection::builder()
+//!     .mode(Mode::Unordered)
+//!     .auto_remove(|n: &i32| *n < 0)
+//!     .removal_hook(|_| expired += 1)
+//!     .build();
+//! c.extend([1, -2, 3]);
+//! c.prune();
+//! drop(c);
+//! assert_eq!(expired, 1);
+//! ```
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use crate::auto_remove::{AutoRemove, NoAutoRemove, WithHook};
+use crate::collection::{Mode, ReadWriteCollection, ShrinkPolicy};
+use crate::layers::{LayerKey, Layers};
+
+/// Defines a zero-sized unit struct that is an [`AutoRemove`] policy with
+/// the given predicate: the nameable, no-cost way to give a collection a
+/// predicate.
+///
+/// `remove_when!(VIS struct NAME for TYPE: |ARG| EXPR);` defines
+/// `VIS struct NAME;` (`Clone`, `Copy`, `Debug`, `Default`, `PartialEq`,
+/// `Eq`, `Hash`) and implements `AutoRemove<TYPE>` for it, with `EXPR` (of
+/// type `bool`, `ARG: &TYPE`) as `should_remove`. Attributes and doc
+/// comments before `struct` are kept.
+///
+/// Compared with the other ways to give a predicate:
+///
+/// | predicate | nameable type | call per element |
+/// | --- | --- | --- |
+/// | `remove_when!` unit struct | yes | direct, inlined |
+/// | closure or `fn` item | no | direct, inlined |
+/// | `fn(&T) -> bool` pointer | yes | indirect |
+/// | `Box<dyn FnMut(&T) -> bool>` | yes | indirect, and a heap allocation |
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::{remove_when, ReadWriteCollection};
+///
+/// pub struct Enemy { hp: i32 }
+///
+/// remove_when! {
+///     /// An enemy with no hit points left.
+///     pub struct Dead for Enemy: |e| e.hp <= 0
+/// }
+///
+/// let mut enemies: ReadWriteCollection<Enemy, Dead> = ReadWriteCollection::with_policy(Dead);
+/// enemies.extend([Enemy { hp: 0 }, Enemy { hp: 3 }]);
+/// assert_eq!(enemies.prune(), 1);
+/// assert_eq!(core::mem::size_of::<Dead>(), 0);
+/// ```
+#[macro_export]
+macro_rules! remove_when {
+    ($(#[$meta:meta])* $vis:vis struct $name:ident for $t:ty : |$arg:ident| $body:expr $(;)?) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        $vis struct $name;
+
+        impl $crate::AutoRemove<$t> for $name {
+            #[inline]
+            fn should_remove(&mut self, $arg: &$t) -> bool {
+                $body
+            }
+        }
+    };
+}
+
+/// Configures a [`ReadWriteCollection`] (or every layer of a [`Layers`])
+/// in one expression, in the style of `std::thread::Builder`: capacity,
+/// bound, mode, shrink policy, auto-remove predicate and removal hook, in
+/// any combination and order, then [`build`](Builder::build).
+///
+/// The result's type is `ReadWriteCollection<T, A>`, where `A` is the
+/// policy: [`NoAutoRemove`] by default, the unit struct of a
+/// [`remove_when!`](crate::remove_when!) predicate, `WithHook<P, H>` with a hook. See [the module
+/// docs](self) for the recommended form.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::{Builder, Mode, ReadWriteCollection};
+///
+/// let c: ReadWriteCollection<u32> = Builder::new().capacity(10).bounded(4).build();
+/// assert_eq!(c.max_len(), Some(4));
+/// assert!(c.capacity() <= 4); // never room for more than the bound
+/// assert_eq!(c.mode(), Mode::Ordered);
+/// ```
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct Builder<T, A = NoAutoRemove> {
+    capacity: usize,
+    max: Option<usize>,
+    mode: Mode,
+    shrink: Option<ShrinkPolicy>,
+    policy: A,
+    _elements: PhantomData<fn() -> T>,
+}
+
+impl<T> Builder<T> {
+    /// A builder for an empty, unbounded, ordered collection with no
+    /// policy (what [`ReadWriteCollection::new`] makes).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{Builder, ReadWriteCollection};
+    ///
+    /// let c: ReadWriteCollection<u8> = Builder::new().build();
+    /// assert_eq!(c.capacity(), 0);
+    /// assert_eq!(c.max_len(), None);
+    /// ```
+    pub const fn new() -> Self {
+        Builder {
+            capacity: 0,
+            max: None,
+            mode: Mode::Ordered,
+            shrink: None,
+            policy: NoAutoRemove,
+            _elements: PhantomData,
+        }
+    }
+}
+
+impl<T> Default for Builder<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T, A> Builder<T, A> {
+    /// Room for at least `capacity` elements (at most the bound, if one
+    /// is set).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{Builder, ReadWriteCollection};
+    ///
+    /// let c: ReadWriteCollection<u8> = Builder::new().capacity(32).build();
+    /// assert!(c.capacity() >= 32);
+    /// ```
+    pub fn capacity(mut self, capacity: usize) -> Self {
+        self.capacity = capacity;
+        self
+    }
+
+    /// A hard maximum length (see [`ReadWriteCollection::bounded`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{Builder, ReadWriteCollection};
+    ///
+    /// let mut c: ReadWriteCollection<u8> = Builder::new().bounded(1).build();
+    /// c.push(1);
+    /// assert_eq!(c.try_push(2).unwrap_err().into_inner(), 2);
+    /// ```
+    pub fn bounded(mut self, max: usize) -> Self {
+        self.max = Some(max);
+        self
+    }
+
+    /// How traversals fill removed slots (see [`Mode`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{Builder, Mode, ReadWriteCollection};
+    ///
+    /// let c: ReadWriteCollection<u8> = Builder::new().mode(Mode::Unordered).build();
+    /// assert_eq!(c.mode(), Mode::Unordered);
+    /// ```
+    pub fn mode(mut self, mode: Mode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// Short for `.mode(Mode::Unordered)`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{Builder, Mode, ReadWriteCollection};
+    ///
+    /// let c: ReadWriteCollection<u8> = Builder::new().unordered().build();
+    /// assert_eq!(c.mode(), Mode::Unordered);
+    /// ```
+    pub fn unordered(self) -> Self {
+        self.mode(Mode::Unordered)
+    }
+
+    /// When to give memory back (see [`ShrinkPolicy`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{Builder, ReadWriteCollection, ShrinkPolicy};
+    ///
+    /// let c: ReadWriteCollection<u8> = Builder::new().shrink_policy(ShrinkPolicy::new(25, 60)).build();
+    /// assert_eq!(c.shrink_policy(), Some(ShrinkPolicy::new(25, 60)));
+    /// ```
+    pub fn shrink_policy(mut self, policy: ShrinkPolicy) -> Self {
+        self.shrink = Some(policy);
+        self
+    }
+
+    /// The auto-remove policy: a [`remove_when!`](crate::remove_when!) unit struct (the
+    /// recommended, nameable form) or any other [`AutoRemove`] type.
+    /// Replaces any policy (and hook) set before.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{remove_when, Builder, ReadWriteCollection};
+    ///
+    /// remove_when!(struct Negative for i32: |n| *n < 0);
+    ///
+    /// let mut c: ReadWriteCollection<i32, Negative> = Builder::new().policy(Negative).build();
+    /// c.extend([-1, 1]);
+    /// c.prune();
+    /// assert_eq!(c, [1]);
+    /// ```
+    pub fn policy<P: AutoRemove<T>>(self, policy: P) -> Builder<T, P> {
+        Builder {
+            capacity: self.capacity,
+            max: self.max,
+            mode: self.mode,
+            shrink: self.shrink,
+            policy,
+            _elements: PhantomData,
+        }
+    }
+
+    /// An auto-remove predicate given as a closure (see
+    /// [`ReadWriteCollection::with_auto_remove`]). Replaces any policy
+    /// (and hook) set before.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c = ReadWriteCollection::builder().auto_remove(|n: &u8| *n == 0).build();
+    /// c.extend([0, 1]);
+    /// c.prune();
+    /// assert_eq!(c, [1]);
+    /// ```
+    pub fn auto_remove<F: FnMut(&T) -> bool>(self, pred: F) -> Builder<T, F> {
+        self.policy(pred)
+    }
+
+    /// A hook that receives each auto-removed element (see
+    /// [`ReadWriteCollection::with_removal_hook`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{remove_when, Builder, ReadWriteCollection, WithHook};
+    ///
+    /// remove_when!(struct Zero for u8: |n| *n == 0);
+    /// fn recycle(_: u8) {}
+    ///
+    /// // Nameable: a unit struct and a function pointer.
+    /// let mut c: ReadWriteCollection<u8, WithHook<Zero, fn(u8)>> =
+    ///     Builder::new().policy(Zero).removal_hook(recycle as fn(u8)).build();
+    /// c.extend([0, 1]);
+    /// c.prune();
+    /// assert_eq!(c, [1]);
+    /// ```
+    pub fn removal_hook<H: FnMut(T)>(self, hook: H) -> Builder<T, WithHook<A, H>> {
+        Builder {
+            capacity: self.capacity,
+            max: self.max,
+            mode: self.mode,
+            shrink: self.shrink,
+            policy: WithHook {
+                policy: self.policy,
+                hook,
+            },
+            _elements: PhantomData,
+        }
+    }
+}
+
+impl<T, A: AutoRemove<T>> Builder<T, A> {
+    /// The configured, empty collection.
+    ///
+    /// # Panics
+    ///
+    /// If the capacity exceeds `isize::MAX` bytes, as `Vec::with_capacity`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{Builder, Mode, ReadWriteCollection, ShrinkPolicy};
+    ///
+    /// let c = Builder::new()
+    ///     .bounded(100)
+    ///     .capacity(16)
+    ///     .unordered()
+    ///     .shrink_policy(ShrinkPolicy::new(10, 5))
+    ///     .auto_remove(|ttl: &u8| *ttl == 0)
+    ///     .removal_hook(drop)
+    ///     .build();
+    /// assert_eq!(c.max_len(), Some(100));
+    /// assert!(c.capacity() >= 16);
+    /// assert_eq!(c.mode(), Mode::Unordered);
+    /// assert_eq!(c.shrink_policy(), Some(ShrinkPolicy::new(10, 5)));
+    /// ```
+    #[track_caller]
+    pub fn build(self) -> ReadWriteCollection<T, A> {
+        let mut c = ReadWriteCollection::with_policy(self.policy);
+        // The bound first, so the reservation never exceeds it.
+        c.set_max_len(self.max);
+        c.set_mode(self.mode);
+        c.set_shrink_policy(self.shrink);
+        c.reserve(self.capacity);
+        c
+    }
+
+    /// `count` layers configured alike (each with a clone of the policy),
+    /// enabled and visible.
+    ///
+    /// # Panics
+    ///
+    /// As [`build`](Self::build).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{remove_when, Builder, Layers};
+    ///
+    /// remove_when!(struct Spent for u32: |ttl| *ttl == 0);
+    ///
+    /// let mut world: Layers<u32, usize, Spent> = Builder::new().bounded(64).policy(Spent).build_layers(3);
+    /// world.push(2, 0);
+    /// world.push(2, 5);
+    /// world.traverse(|_, _| {});
+    /// assert_eq!(world.layer(2), &[5]);
+    /// assert_eq!(world.layer(0).max_len(), Some(64));
+    /// ```
+    #[track_caller]
+    pub fn build_layers<K: LayerKey>(self, count: usize) -> Layers<T, K, A>
+    where
+        A: Clone,
+    {
+        Layers::from_collections((0..count).map(|_| self.clone().build()))
+    }
+}
+
+impl<T, A: Clone> Clone for Builder<T, A> {
+    fn clone(&self) -> Self {
+        Builder {
+            capacity: self.capacity,
+            max: self.max,
+            mode: self.mode,
+            shrink: self.shrink,
+            policy: self.policy.clone(),
+            _elements: PhantomData,
+        }
+    }
+}
+
+impl<T, A> fmt::Debug for Builder<T, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Builder")
+            .field("capacity", &self.capacity)
+            .field("max_len", &self.max)
+            .field("mode", &self.mode)
+            .field("shrink_policy", &self.shrink)
+            .finish_non_exhaustive()
+    }
+}
