@@ -492,6 +492,123 @@ impl<T> Entry<'_, T> {
     }
 }
 
+impl<'c, T> Entry<'c, T> {
+    /// Removes the element and returns it together with a [`Spawner`] that
+    /// keeps pushing into this traversal: a split ("this bullet dies and
+    /// becomes two") in one step, also where only the entry is at hand
+    /// (the closure of [`traverse`](crate::ReadWriteCollection::traverse)),
+    /// which `remove` followed by `push` cannot do (`remove` consumes the
+    /// entry).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut sizes: ReadWriteCollection<u32> = [4, 1].into_iter().collect();
+    /// sizes.traverse(|e| {
+    ///     if *e > 1 {
+    ///         let (size, mut spawn) = e.remove_and_spawn();
+    ///         spawn.push(size / 2); // visited later in this pass, split again
+    ///         spawn.push(size / 2);
+    ///     }
+    /// });
+    /// assert_eq!(sizes, [1, 1, 1, 1, 1]);
+    /// ```
+    #[inline]
+    pub fn remove_and_spawn(self) -> (T, Spawner<'c, T>) {
+        let (value, core) = self.held.take_and_release();
+        (value, Spawner { core })
+    }
+}
+
+/// Pushes into a traversal after the element it came from was removed;
+/// made by [`Entry::remove_and_spawn`]. Borrows the cursor as the entry
+/// did, so it cannot outlive the loop iteration.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::ReadWriteCollection;
+///
+/// let mut c: ReadWriteCollection<&str> = ["seed"].into_iter().collect();
+/// let mut cursor = c.cursor();
+/// let (seed, mut spawn) = cursor.next().unwrap().remove_and_spawn();
+/// assert_eq!(seed, "seed");
+/// spawn.push("sprout");
+/// assert!(spawn.try_push("leaf").is_ok());
+/// drop(cursor);
+/// assert_eq!(c, ["sprout", "leaf"]);
+/// ```
+pub struct Spawner<'c, T> {
+    core: &'c mut crate::raw::Core<T>,
+}
+
+impl<T> Spawner<'_, T> {
+    /// Appends `value`; the traversal visits it after everything already
+    /// queued (in a [`BufferedCollection`](crate::BufferedCollection) it goes
+    /// to the pending buffer).
+    ///
+    /// # Panics
+    ///
+    /// If the collection is bounded and full; see [`try_push`](Spawner::try_push).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<i32> = [2].into_iter().collect();
+    /// c.traverse(|e| {
+    ///     if *e == 2 {
+    ///         let (_, mut spawn) = e.remove_and_spawn();
+    ///         spawn.push(3);
+    ///     }
+    /// });
+    /// assert_eq!(c, [3]);
+    /// ```
+    #[inline(always)]
+    #[track_caller]
+    pub fn push(&mut self, value: T) {
+        if self.core.push(value).is_err() {
+            full_panic();
+        }
+    }
+
+    /// Like [`push`](Spawner::push), but a full bounded collection hands the
+    /// value back instead of panicking.
+    ///
+    /// # Errors
+    ///
+    /// [`CapacityError`] holding `value` if the collection is at its
+    /// maximum length.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c = ReadWriteCollection::bounded(2);
+    /// c.extend([1, 2]);
+    /// let mut cursor = c.cursor();
+    /// let (_, mut spawn) = cursor.next().unwrap().remove_and_spawn();
+    /// assert!(spawn.try_push(10).is_ok()); // the removal made room
+    /// assert_eq!(spawn.try_push(11).unwrap_err().into_inner(), 11);
+    /// drop(cursor);
+    /// assert_eq!(c, [2, 10]);
+    /// ```
+    #[inline(always)]
+    pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
+        self.core.push(value).map_err(CapacityError::new)
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Spawner<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Spawner").finish_non_exhaustive()
+    }
+}
+
 impl<T> Deref for Entry<'_, T> {
     type Target = T;
 

@@ -331,7 +331,7 @@ pub use auto_remove::{AutoRemove, NoAutoRemove, WithHook};
 pub use buffered::BufferedCollection;
 pub use builder::Builder;
 pub use collection::{Mode, ReadWriteCollection, ShrinkPolicy};
-pub use cursor::{Cursor, Entry, SinkCursor, SinkEntry};
+pub use cursor::{Cursor, Entry, SinkCursor, SinkEntry, Spawner};
 pub use error::CapacityError;
 #[cfg(feature = "std")]
 pub use error::TryPushError;

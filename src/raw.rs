@@ -759,6 +759,16 @@ unsafe impl<T: Send> Send for HeldRef<'_, T> {}
 // SAFETY: see the `Send` impl; `&HeldRef<T>` only hands out `&T`.
 unsafe impl<T: Sync> Sync for HeldRef<'_, T> {}
 
+impl<'c, T> HeldRef<'c, T> {
+    /// Removes the held element and hands back the pass it was held in,
+    /// so that the caller can push after the removal (a split).
+    #[inline(always)]
+    pub(crate) fn take_and_release(self) -> (T, &'c mut Core<T>) {
+        let value = self.core.take_current();
+        (value, self.core)
+    }
+}
+
 impl<T> HeldRef<'_, T> {
     #[inline(always)]
     pub(crate) fn get(&self) -> &T {

@@ -197,3 +197,34 @@ fn unordered_removal_of_the_last_unvisited_element_fills_from_the_end() {
     drop(c);
     t.assert_all_dropped_once();
 }
+
+#[test]
+fn split_in_one_step_from_traverse_and_from_the_loop() {
+    // From `traverse`: each element above 1 becomes two halves, which
+    // this same pass visits (and splits again).
+    let t = Tracker::new();
+    let mut c = ReadWriteCollection::from(t.elems([8, 1, 3]));
+    c.traverse(|e| {
+        if e.val > 1 {
+            let (whole, mut spawn) = e.remove_and_spawn();
+            spawn.push(t.elem(whole.val / 2));
+            spawn.push(t.elem(whole.val - whole.val / 2));
+        }
+    });
+    assert_eq!(vals(&c), [1; 1 + 8 + 3]);
+    drop(c);
+    t.assert_all_dropped_once();
+
+    // From the `while let` loop, in a buffered collection: pushes wait.
+    let mut q = read_write_collection::BufferedCollection::new();
+    q.extend([10, 20]);
+    q.commit();
+    let mut cursor = q.cursor();
+    while let Some(e) = cursor.next() {
+        let (v, mut spawn) = e.remove_and_spawn();
+        spawn.push(v + 1);
+    }
+    drop(cursor);
+    assert!(q.is_empty());
+    assert_eq!(q.pending(), [11, 21]);
+}
