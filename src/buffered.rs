@@ -1083,3 +1083,108 @@ impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
         self.cursor_with_sink(sink).for_each(f);
     }
 }
+
+/// Traversal settings: mode, shrink policy and room, as on
+/// [`ReadWriteCollection`](crate::ReadWriteCollection).
+impl<T, A> BufferedCollection<T, A> {
+    /// How traversals fill removed slots.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{BufferedCollection, Mode};
+    ///
+    /// let q: BufferedCollection<u8> = BufferedCollection::new();
+    /// assert_eq!(q.mode(), Mode::Ordered);
+    /// ```
+    #[inline]
+    pub fn mode(&self) -> crate::Mode {
+        if self.store.unordered {
+            crate::Mode::Unordered
+        } else {
+            crate::Mode::Ordered
+        }
+    }
+
+    /// Sets how traversals fill removed slots: [`Mode::Unordered`](crate::Mode::Unordered)
+    /// moves the last visible element into a removed one's slot (fewer
+    /// moves, order not kept). Pending elements are appended in order by
+    /// `commit` either way.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{BufferedCollection, Mode};
+    ///
+    /// let mut q: BufferedCollection<u8> = vec![1, 2, 3].into();
+    /// q.set_mode(Mode::Unordered);
+    /// q.traverse(|e| if *e == 1 { e.remove(); });
+    /// assert_eq!(q.as_slice(), [3, 2]);
+    /// ```
+    #[inline]
+    pub fn set_mode(&mut self, mode: crate::Mode) {
+        self.store.unordered = mode == crate::Mode::Unordered;
+    }
+
+    /// The shrink policy, if any.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// assert_eq!(BufferedCollection::<u8>::new().shrink_policy(), None);
+    /// ```
+    #[inline]
+    pub fn shrink_policy(&self) -> Option<crate::ShrinkPolicy> {
+        self.store.shrink.map(crate::ShrinkPolicy::from_raw)
+    }
+
+    /// Sets (or with `None` turns off) the shrink policy of the visible
+    /// elements' buffer, applied when a traversal ends; see
+    /// [`ShrinkPolicy`](crate::ShrinkPolicy).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{BufferedCollection, ShrinkPolicy};
+    ///
+    /// let mut q: BufferedCollection<u8> = BufferedCollection::new();
+    /// q.set_shrink_policy(Some(ShrinkPolicy::new(10, 30)));
+    /// assert_eq!(q.shrink_policy(), Some(ShrinkPolicy::new(10, 30)));
+    /// ```
+    #[inline]
+    pub fn set_shrink_policy(&mut self, policy: Option<crate::ShrinkPolicy>) {
+        self.store.shrink = policy.map(crate::ShrinkPolicy::to_raw);
+        self.store.low_passes = 0;
+    }
+
+    /// Reserves room for at least `additional` more visible elements (never
+    /// past the bound).
+    ///
+    /// # Panics
+    ///
+    /// If the capacity would exceed `isize::MAX` bytes, as `Vec::reserve`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// let mut q: BufferedCollection<u8> = BufferedCollection::new();
+    /// q.reserve(100);
+    /// assert!(q.capacity() >= 100);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn reserve(&mut self, additional: usize) {
+        if self.max == usize::MAX {
+            self.store.vec.reserve(additional);
+        } else {
+            let room = self
+                .max
+                .saturating_sub(self.store.vec.len() + self.pending.len());
+            self.store.vec.reserve_exact(additional.min(room));
+        }
+    }
+}

@@ -364,6 +364,42 @@ impl<T, A: AutoRemove<T>> Builder<T, A> {
         c
     }
 
+    /// The configured, empty [`BufferedCollection`](crate::BufferedCollection):
+    /// the bound covers visible and pending elements (producers' included),
+    /// the mode and shrink policy apply to its traversals.
+    ///
+    /// # Panics
+    ///
+    /// As [`build`](Self::build).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{Builder, Mode};
+    ///
+    /// let mut events = Builder::new()
+    ///     .bounded(2)
+    ///     .unordered()
+    ///     .auto_remove(|ttl: &u8| *ttl == 0)
+    ///     .build_buffered();
+    /// assert!(events.try_push(1).is_ok());
+    /// assert!(events.try_push(0).is_ok());
+    /// assert_eq!(events.try_push(5).unwrap_err().into_inner(), 5);
+    /// events.commit();
+    /// events.prune(); // the expired event leaves
+    /// assert_eq!((events.as_slice(), events.mode()), (&[1][..], Mode::Unordered));
+    /// ```
+    #[track_caller]
+    pub fn build_buffered(self) -> crate::BufferedCollection<T, A> {
+        let mut q = crate::BufferedCollection::with_policy(self.policy);
+        // The bound first, so the reservation never exceeds it.
+        q.set_max_len(self.max);
+        q.set_mode(self.mode);
+        q.set_shrink_policy(self.shrink);
+        q.reserve(self.capacity);
+        q
+    }
+
     /// `count` layers configured alike (each with a clone of the policy),
     /// enabled and visible.
     ///
