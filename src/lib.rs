@@ -67,13 +67,72 @@
 //! # Capacity
 //!
 //! A pass allocates only when a push finds the buffer full: then it closes
-//! the hole left by removals (moving the unvisited elements down) and, if
-//! that freed too little room, grows the buffer by doubling. A steady
-//! workload with enough capacity allocates nothing.
+//! the hole left by removals in place if that hole is big (at least a
+//! quarter of the unvisited elements), and otherwise grows the buffer by
+//! doubling, with one reallocation that moves nothing inside the old
+//! buffer. A steady workload with enough capacity allocates nothing.
 //! [Bounded](ReadWriteCollection::bounded) collections never allocate room
 //! for more than their maximum; pushes past it fail with [`CapacityError`]
 //! (which gives the value back) or panic (`push`). A [`ShrinkPolicy`] gives
 //! memory back when occupancy stays low.
+//!
+//! ## Coming from a fixed pool
+//!
+//! Games often keep their bullets or particles in a preallocated pool: a
+//! fixed array plus a count (a *bullet pool*), or a fixed array whose dead
+//! slots are chained into a *free list* for reuse. A bounded collection
+//! keeps their capacity behaviour (one allocation of at most `max` slots,
+//! never more; a full pool refuses a spawn and says so) without the slot
+//! bookkeeping:
+//!
+//! ```
+//! use read_write_collection::{Builder, ReadWriteCollection};
+//!
+//! #[derive(Clone, Copy)]
+//! struct Bullet { x: f32, ttl: u8 }
+//!
+//! // The bullet pool: at most 4 live bullets, allocated once.
+//! let mut pool: ReadWriteCollection<Bullet> = Builder::new().bounded(4).capacity(4).build();
+//! let mut refused = 0;
+//! for x in 0..6 {
+//!     if pool.try_push(Bullet { x: x as f32, ttl: 2 }).is_err() {
+//!         refused += 1; // the pool is full: the spawn is refused, as before
+//!     }
+//! }
+//! assert_eq!((pool.len(), refused, pool.capacity()), (4, 2, 4));
+//!
+//! // A frame: dead bullets free their slot at once, in the same pass, so a
+//! // spawn later in the pass can take it (no free list to maintain).
+//! let mut cursor = pool.cursor();
+//! while let Some(mut b) = cursor.next() {
+//!     b.ttl -= 1;
+//!     b.x += 1.0;
+//!     if b.x == 1.0 {
+//!         b.remove(); // dies this frame
+//!         let _ = cursor.try_push(Bullet { x: 100.0, ttl: 1 });
+//!     }
+//! }
+//! drop(cursor);
+//! assert_eq!(pool.len(), 4);
+//! assert_eq!(pool.capacity(), 4); // never grew
+//! ```
+//!
+//! The free-list array reused slots in any order; that is
+//! [`Mode::Unordered`]: a removal moves the last element into the freed
+//! slot, so nothing shifts and no slot is left empty:
+//!
+//! ```
+//! use read_write_collection::{Builder, Mode};
+//!
+//! let mut sparks = Builder::new().bounded(8).unordered().build();
+//! sparks.extend([3u8, 0, 2, 0, 1]);
+//! sparks.traverse(|s| if *s == 0 { s.remove(); });
+//! let mut left = sparks.as_slice().to_vec();
+//! left.sort();
+//! assert_eq!(left, [1, 2, 3]);
+//! assert_eq!(sparks.mode(), Mode::Unordered);
+//! assert!(sparks.capacity() <= 8);
+//! ```
 //!
 //! # Panics and leaks
 //!
