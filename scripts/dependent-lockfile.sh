@@ -3,7 +3,7 @@
 #
 # Makes a scratch crate (outside the repository, so no workspace applies)
 # that depends on this crate by path, once with default features and once
-# with every optional feature, resolves its lock file and fails if any
+# with every feature its manifest declares, resolves its lock file and fails if any
 # package of the model checker's tree is in it: loom, generator,
 # scoped-tls, tracing or a tracing-* crate. Supply-chain review tools flag
 # whatever a lock file lists, built or not, so this is about resolution,
@@ -17,7 +17,16 @@ trap 'rm -rf "$scratch"' EXIT
 banned='^(loom|generator|scoped-tls|tracing|tracing-.*)$'
 status=0
 
-for features in '' '"serde", "arbitrary", "quickcheck"'; do
+# Every optional feature the manifest declares, as a TOML list body.
+all_features="$(cargo metadata --no-deps --format-version 1 --manifest-path "$root/Cargo.toml" |
+  python3 -c '
+import json, sys
+meta = json.load(sys.stdin)
+pkg = next(p for p in meta["packages"] if p["name"] == "read-write-collection")
+print(", ".join(sorted("\"%s\"" % f for f in pkg["features"] if f != "default")))
+')"
+
+for features in '' "$all_features"; do
   rm -rf "$scratch/dependent"
   mkdir -p "$scratch/dependent/src"
   cat > "$scratch/dependent/Cargo.toml" <<EOF

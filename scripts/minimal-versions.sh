@@ -15,7 +15,8 @@
 #    and all.
 # 2. A resolution that prefers versions whose `rust-version` fits ours
 #    (`CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS=fallback`); every package
-#    it picks must declare a `rust-version` no newer than ours (or none),
+#    it picks for the usual targets must declare a `rust-version` no newer
+#    than ours (or none),
 #    and the library must build with it.
 #
 # Usage: scripts/minimal-versions.sh   (from anywhere in the repository)
@@ -27,9 +28,11 @@ export CARGO_TARGET_DIR="${MINVER_TARGET_DIR:-$root/target/minimal-versions}"
 
 cp -r "$root/src" "$scratch/"
 cp "$root/README.md" "$root"/LICENSE-* "$scratch/"
-# Drop `[workspace]` and every `[...dev-dependencies]` table.
+# Drop `[workspace]`, every `[...dev-dependencies]` table and the explicit
+# example, test and bench targets (their files are not copied).
 awk '
-  /^\[/ { skip = ($0 == "[workspace]" || $0 ~ /dev-dependencies\]$/) }
+  /^\[/ { skip = ($0 == "[workspace]" || $0 ~ /dev-dependencies\]$/ ||
+                 $0 ~ /^\[\[(example|test|bench)\]\]$/) }
   !skip
 ' "$root/Cargo.toml" > "$scratch/Cargo.toml"
 cd "$scratch"
@@ -55,7 +58,11 @@ echo "--- every dependency fits rust-version"
 msrv="$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml)"
 rm Cargo.lock
 CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS=fallback cargo +stable generate-lockfile --quiet
-cargo metadata --format-version 1 --all-features | MSRV="$msrv" python3 -c "$(cat <<'PY'
+# Targets that exist in Rust 1.81 (`wasm32-wasip2`, for one, came later, and
+# so do some of its crates).
+platforms=(x86_64-unknown-linux-gnu x86_64-pc-windows-msvc aarch64-apple-darwin
+  i686-unknown-linux-gnu thumbv7em-none-eabihf wasm32-unknown-unknown)
+cargo metadata --format-version 1 --all-features "${platforms[@]/#/--filter-platform=}" | MSRV="$msrv" python3 -c "$(cat <<'PY'
 import json, os, sys
 def key(v):
     parts = [int(x) for x in v.split(".")]
