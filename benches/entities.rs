@@ -1,4 +1,4 @@
-//! Issue 6: the steady-state entity pass, done every way there is.
+//! The steady-state entity pass, done every way there is.
 //!
 //! One criterion group per (scenario, entity size, N); inside it every
 //! method does the same work on the same input and must end with the same
