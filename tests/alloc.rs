@@ -247,3 +247,57 @@ fn steady_frame_loop_does_not_allocate_after_warm_up() {
     assert_eq!(handled, [16; 10], "8 inputs + 8 follow-ups each frame");
     assert_eq!(allocations, 0);
 }
+
+/// The event-queue frame of the `buffered` benchmark: push many events,
+/// commit, consume them all with a removing traversal; also bounded, and
+/// consumed by reference then cleared. Once warm, no frame allocates (the
+/// commit swaps the pending buffer in, so both buffers keep their room).
+#[test]
+fn push_commit_consume_frames_allocate_nothing_once_warm() {
+    let frame_len: u64 = if cfg!(miri) { 64 } else { 10_000 };
+    let consume = |c: &mut BufferedCollection<u64>| {
+        for i in 0..frame_len {
+            c.push(i);
+        }
+        c.commit();
+        let mut sum = 0u64;
+        c.traverse(|e| sum = sum.wrapping_add(e.remove()));
+        sum
+    };
+    let read_clear = |c: &mut BufferedCollection<u64>| {
+        for i in 0..frame_len {
+            c.push(i);
+        }
+        c.commit();
+        let sum = c.iter().fold(0u64, |a, &v| a.wrapping_add(v));
+        c.clear_visible();
+        sum
+    };
+    let expected = frame_len * (frame_len - 1) / 2;
+    let frames: [(
+        &str,
+        BufferedCollection<u64>,
+        &dyn Fn(&mut BufferedCollection<u64>) -> u64,
+    ); 3] = [
+        ("unbounded", BufferedCollection::new(), &consume),
+        (
+            "bounded",
+            BufferedCollection::bounded(frame_len as usize),
+            &consume,
+        ),
+        ("read and clear", BufferedCollection::new(), &read_clear),
+    ];
+    for (name, mut c, frame) in frames {
+        for _ in 0..3 {
+            assert_eq!(frame(&mut c), expected, "{name}: warm-up");
+        }
+        for pass in 0..5 {
+            let (sum, n) = calls(|| frame(&mut c));
+            assert_eq!(sum, expected);
+            assert_eq!(
+                n, 0,
+                "{name}: frame {pass} after warm-up allocated {n} times"
+            );
+        }
+    }
+}
