@@ -274,11 +274,8 @@ fn push_commit_consume_frames_allocate_nothing_once_warm() {
         sum
     };
     let expected = frame_len * (frame_len - 1) / 2;
-    let frames: [(
-        &str,
-        BufferedCollection<u64>,
-        &dyn Fn(&mut BufferedCollection<u64>) -> u64,
-    ); 3] = [
+    type Frame<'a> = &'a dyn Fn(&mut BufferedCollection<u64>) -> u64;
+    let frames: [(&str, BufferedCollection<u64>, Frame<'_>); 3] = [
         ("unbounded", BufferedCollection::new(), &consume),
         (
             "bounded",
