@@ -829,16 +829,8 @@ use std::time::Duration;
 
 use read_write_collection::{CapacityError, TryPushError};
 
-/// The message of a panic caught by `catch_unwind`.
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        String::from("<non-string panic>")
-    }
-}
+mod common;
+use common::panic_message;
 
 #[test]
 fn close_keeps_earlier_pushes_and_hands_later_ones_back() {

@@ -235,3 +235,14 @@ pub fn expect_panic<R>(f: impl FnOnce() -> R) -> String {
         }
     }
 }
+
+/// The message of a panic caught by `catch_unwind`.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        String::from("<non-string panic>")
+    }
+}
