@@ -96,3 +96,29 @@ fn a_cursor_is_driven_from_another_thread() {
     });
     assert_eq!(total, (90, 3));
 }
+
+// Added with the split, the queue errors and the builder.
+mod later {
+    use super::*;
+    use read_write_collection::{Builder, Spawner, TryPushError};
+
+    assert_impl_all!(Spawner<'static, i32>: Send, Sync);
+    assert_impl_all!(Spawner<'static, Cell<i32>>: Send);
+    assert_not_impl_any!(Spawner<'static, Cell<i32>>: Sync);
+    assert_not_impl_any!(Spawner<'static, Rc<i32>>: Send, Sync);
+    assert_not_impl_any!(Spawner<'static, i32>: Clone, Copy);
+    const_assert!(size_of::<Spawner<'static, u64>>() == size_of::<usize>());
+
+    assert_impl_all!(TryPushError<i32>: std::error::Error, Send, Sync);
+    assert_impl_all!(Builder<i32>: Send, Sync, Clone, Default);
+}
+
+// The parallel entry lends one element of a worker's chunk: it must stay on
+// that worker.
+#[cfg(feature = "rayon")]
+mod parallel {
+    use read_write_collection::ParEntry;
+    use static_assertions::assert_not_impl_any;
+
+    assert_not_impl_any!(ParEntry<'static, i32>: Send, Sync, Clone, Copy);
+}
