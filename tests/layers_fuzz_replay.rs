@@ -1,0 +1,81 @@
+//! Replays the `layers` fuzz target's checked-in corpus and regressions and
+//! a few hundred pseudo-random inputs through its checker
+//! (`fuzz/fuzz_targets/layers_model.rs`: `Layers` cross-layer pushes and the
+//! removal sink against a plain model), on stable. Not published (it reads
+//! `fuzz/`).
+
+fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+#[path = "../fuzz/fuzz_targets/layers_model.rs"]
+mod layers_model;
+
+/// Replays every decodable file of `fuzz/<dir>`; returns how many.
+fn replay_dir(dir: &str) -> usize {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut replayed = 0;
+    for entry in std::fs::read_dir(&dir).expect("the fuzz directory exists") {
+        let path = entry.unwrap().path();
+        if path.file_name().is_some_and(|n| n == ".gitkeep") {
+            continue;
+        }
+        let input = layers_model::decode(&std::fs::read(&path).unwrap())
+            .unwrap_or_else(|| panic!("{} does not decode", path.display()));
+        layers_model::run(&input);
+        replayed += 1;
+    }
+    replayed
+}
+
+#[test]
+fn layers_corpus_replays() {
+    if cfg!(miri) {
+        return; // file reads need isolation off; the random inputs below run
+    }
+    assert_eq!(replay_dir("fuzz/corpus/layers"), 8, "the 8 seeds");
+    replay_dir("fuzz/regressions/layers");
+}
+
+#[test]
+fn layers_random_inputs_replay() {
+    let runs = if cfg!(miri) { 4 } else { 400 };
+    let mut decoded = 0;
+    for seed in 0..runs {
+        let len = 64 + (splitmix(seed) % 448) as usize;
+        let bytes: Vec<u8> = (0..len as u64)
+            .map(|i| splitmix(seed * 10_000 + i) as u8)
+            .collect();
+        if let Some(input) = layers_model::decode(&bytes) {
+            layers_model::run(&input);
+            decoded += 1;
+        }
+    }
+    assert!(
+        decoded * 2 >= runs,
+        "only {decoded} of {runs} inputs decode"
+    );
+    if !cfg!(miri) {
+        // The inputs reach every feature the checker models.
+        let s = layers_model::stats();
+        eprintln!("{s:?}");
+        let reached = [
+            ("pushes into the layer being walked", s.same),
+            ("pushes into a later layer", s.later),
+            ("pushes into a walked layer", s.earlier),
+            ("pushes into an unwalked layer", s.unwalked),
+            ("refused try_push", s.refused),
+            ("push panics", s.library_panics),
+            ("sink panics", s.sink_panics),
+            ("loop body panics", s.body_panics),
+            ("elements sunk", s.sunk),
+            ("early exits", s.breaks),
+        ];
+        for (what, n) in reached {
+            assert!(n > 0, "no {what} in {runs} random inputs");
+        }
+    }
+}
