@@ -196,8 +196,10 @@ mod quickcheck_impls {
     #[test]
     fn generates_varied_collections() {
         let mut g = Gen::new(20);
+        // Fewer rounds under Miri: this is safe code, and Miri is slow.
+        let rounds = if cfg!(miri) { 40 } else { 200 };
         let mut lens = std::collections::BTreeSet::new();
-        for _ in 0..200 {
+        for _ in 0..rounds {
             let c = ReadWriteCollection::<u8>::arbitrary(&mut g);
             assert!(c.len() < 20, "Gen size bounds the length, as for Vec");
             lens.insert(c.len());
@@ -205,7 +207,7 @@ mod quickcheck_impls {
         assert!(lens.len() > 5, "lengths should vary: {lens:?}");
 
         let mut pending_lens = std::collections::BTreeSet::new();
-        for _ in 0..200 {
+        for _ in 0..rounds {
             let b = BufferedCollection::<u8>::arbitrary(&mut g);
             assert!(b.len() < 20 && b.pending().len() < 20);
             pending_lens.insert(b.pending().len());
@@ -297,7 +299,7 @@ mod quickcheck_impls {
             assert_eq!(c.shrink_policy(), Some(ShrinkPolicy::new(20, 3)));
         };
         let mut saw_full = false;
-        for _ in 0..100 {
+        for _ in 0..if cfg!(miri) { 15 } else { 100 } {
             let c = template.quickcheck_like(&mut g);
             check(&c);
             saw_full |= c.is_full();
@@ -512,7 +514,7 @@ mod proptest_impls {
         let mut runner = TestRunner::deterministic();
         let strategy = bounded(any::<u8>(), 5, 0..50);
         let mut saw_full = false;
-        for _ in 0..100 {
+        for _ in 0..if cfg!(miri) { 25 } else { 100 } {
             let tree = strategy.new_tree(&mut runner).unwrap();
             let c = tree.current();
             assert!(c.len() <= 5);
@@ -564,7 +566,7 @@ mod proptest_impls {
     #[test]
     fn collection_and_any() {
         let mut runner = TestRunner::deterministic();
-        for _ in 0..20 {
+        for _ in 0..if cfg!(miri) { 5 } else { 20 } {
             let c = collection(0..5u8, 2..4)
                 .new_tree(&mut runner)
                 .unwrap()

@@ -1882,12 +1882,20 @@ fn model_fixed_sequence() {
     }
     ops.extend([Op::Clear, push(1, false), push(0, true)]);
     for pred in [false, true] {
-        for maxes in [
+        for (i, maxes) in [
             vec![None],
             vec![None, None, None, None],
             vec![Some(3), None, Some(0), Some(5)],
             vec![Some(2), Some(6)],
-        ] {
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            // Miri (about 9 s per setup) takes two: unbounded without a
+            // predicate, bounded with one.
+            if cfg!(miri) && !(i == 1 && !pred || i == 2 && pred) {
+                continue;
+            }
             check(Setup { maxes, pred }, ops.clone());
         }
     }

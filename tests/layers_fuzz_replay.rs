@@ -36,7 +36,11 @@ fn layers_corpus_replays() {
     if cfg!(miri) {
         return; // file reads need isolation off; the random inputs below run
     }
-    assert_eq!(replay_dir("fuzz/corpus/layers"), 139, "every checked-in seed");
+    assert_eq!(
+        replay_dir("fuzz/corpus/layers"),
+        139,
+        "every checked-in seed"
+    );
     replay_dir("fuzz/regressions/layers");
 }
 
