@@ -1018,7 +1018,7 @@ impl<T> StitchOnDrop<'_, T> {
                     && distance(p.start, p.read) <= distance(p.start, p.end)
             };
             assert!(ordered, "parallel round: a chunk is out of order");
-            // SAFETY (this block): the chunks are disjoint and in buffer
+            // SAFETY: the chunks are disjoint and in buffer
             // order, and `w` never passes the start of the chunk being
             // moved (it grows by what earlier chunks kept plus their
             // unvisited tails, which never exceeds their sizes; asserted

@@ -4,12 +4,8 @@
 //! removal sink against a plain model), on stable. Not published (it reads
 //! `fuzz/`).
 
-fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
+mod common;
+use common::splitmix;
 
 #[path = "../fuzz/fuzz_targets/layers_model.rs"]
 mod layers_model;

@@ -1,4 +1,5 @@
-//! Shared helpers for the integration tests: drop-tracked element types.
+//! Shared helpers for the integration tests: drop-tracked element types,
+//! and [`splitmix`] for deterministic pseudo-random inputs.
 //!
 //! Counters live in thread-locals, so tests running in parallel (cargo test)
 //! or one after another on one thread (Miri) never see each other's counts.
@@ -245,4 +246,13 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     } else {
         String::from("<non-string panic>")
     }
+}
+
+/// SplitMix64's output function: a well-mixed `u64` from any `u64`, for
+/// deterministic pseudo-random test inputs (`splitmix(seed + i)`).
+pub fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
 }
