@@ -3,21 +3,22 @@
 //! checked-in seed and every minimized crash without nightly or libFuzzer.
 //!
 //! * `corpus_and_regressions` reads every file in `fuzz/corpus/<target>/`
-//!   and `fuzz/regressions/<target>/` at run time (seeds, plus whatever a
-//!   local fuzz run added).
+//!   and `fuzz/regressions/<target>/` at run time: the checked-in inputs
+//!   named in `fuzz/checked-in.txt` (each must be present and decode), plus
+//!   whatever a local fuzz run added (replayed when it decodes, never
+//!   counted).
 //! * Miri runs isolated (no file system), so `fuzz/regressions/` is also
 //!   embedded below with `include_bytes!` and replayed by
 //!   `embedded_regressions`, which is the test that runs under Miri.
-//!   `embedded_list_is_complete` fails when a regression file is added to
-//!   the directory but not to [`REGRESSIONS`].
+//!   `embedded_list_is_complete` fails when a checked-in regression file is
+//!   not in [`REGRESSIONS`].
 //! * `random_programs` runs pseudo-random byte strings (fixed seeds)
 //!   through every target: a little fuzzing without libFuzzer, also under
 //!   Miri, where it checks the engine's `unsafe` code on model-driven
 //!   operation sequences.
 #![cfg(feature = "std")]
 
-use std::fs;
-use std::path::{Path, PathBuf};
+mod common;
 
 #[path = "../fuzz/fuzz_targets/model.rs"]
 mod model;
@@ -48,22 +49,6 @@ fn replay(target: &str, name: &str, bytes: &[u8]) -> bool {
     true
 }
 
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .map(|e| e.expect("readable directory entry").path())
-        .filter(|p| p.is_file() && !p.file_name().is_some_and(|n| n == ".gitkeep"))
-        .collect();
-    files.sort();
-    files
-}
-
-fn fuzz_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz")
-}
-
 #[test]
 #[cfg_attr(
     miri,
@@ -71,25 +56,19 @@ fn fuzz_dir() -> PathBuf {
 )]
 fn corpus_and_regressions() {
     for (target, _) in model::TARGETS {
-        let mut decoded = 0;
         let mut seeds = 0;
-        for sub in ["corpus", "regressions"] {
-            for path in files(&fuzz_dir().join(sub).join(target)) {
-                let name = path.file_name().unwrap().to_string_lossy().into_owned();
-                let bytes = fs::read(&path).expect("readable fuzz input");
-                if name.starts_with("seed-") {
-                    seeds += 1;
-                }
-                if replay(target, &name, &bytes) {
-                    decoded += 1;
-                }
+        for file in common::fuzz_inputs(target) {
+            let decoded = replay(target, &file.name, &file.bytes);
+            if file.checked_in {
+                assert!(
+                    decoded,
+                    "checked-in input fuzz/{} does not decode",
+                    file.name
+                );
+                seeds += 1;
             }
         }
-        assert!(
-            seeds > 0,
-            "fuzz/corpus/{target}/ has no checked-in seed-* file"
-        );
-        assert!(decoded >= seeds, "{target}: only {decoded} inputs decoded");
+        assert!(seeds > 0, "fuzz/corpus/{target}/ has no checked-in seed");
     }
 }
 
@@ -106,29 +85,29 @@ fn embedded_regressions() {
 #[test]
 #[cfg_attr(miri, ignore = "reads the file system")]
 fn embedded_list_is_complete() {
-    let mut on_disk = Vec::new();
-    for (target, _) in model::TARGETS {
-        for path in files(&fuzz_dir().join("regressions").join(target)) {
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            on_disk.push((target.to_string(), name, fs::read(&path).unwrap()));
-        }
-    }
-    let mut embedded: Vec<(String, String, Vec<u8>)> = REGRESSIONS
-        .iter()
-        .map(|&(t, n, b)| (t.to_string(), n.to_string(), b.to_vec()))
+    let mut checked_in: Vec<(String, Vec<u8>)> = common::checked_in_fuzz_inputs()
+        .into_iter()
+        .filter(|name| name.starts_with("regressions/"))
+        .map(|name| {
+            let bytes = std::fs::read(common::fuzz_dir().join(&name)).expect("readable regression");
+            (name, bytes)
+        })
         .collect();
-    on_disk.sort();
+    let mut embedded: Vec<(String, Vec<u8>)> = REGRESSIONS
+        .iter()
+        .map(|&(t, n, b)| (format!("regressions/{t}/{n}"), b.to_vec()))
+        .collect();
+    checked_in.sort();
     embedded.sort();
-    let names = |v: &[(String, String, Vec<u8>)]| -> Vec<String> {
-        v.iter().map(|(t, n, _)| format!("{t}/{n}")).collect()
-    };
+    let names =
+        |v: &[(String, Vec<u8>)]| -> Vec<String> { v.iter().map(|(n, _)| n.clone()).collect() };
     assert_eq!(
         names(&embedded),
-        names(&on_disk),
-        "REGRESSIONS in tests/fuzz_replay.rs must list every file in fuzz/regressions/"
+        names(&checked_in),
+        "REGRESSIONS in tests/fuzz_replay.rs must list every checked-in file in fuzz/regressions/"
     );
     assert!(
-        embedded == on_disk,
+        embedded == checked_in,
         "an embedded regression differs from its file"
     );
 }

@@ -10,34 +10,27 @@ use common::splitmix;
 #[path = "../fuzz/fuzz_targets/layers_model.rs"]
 mod layers_model;
 
-/// Replays every decodable file of `fuzz/<dir>`; returns how many.
-fn replay_dir(dir: &str) -> usize {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
-    let mut replayed = 0;
-    for entry in std::fs::read_dir(&dir).expect("the fuzz directory exists") {
-        let path = entry.unwrap().path();
-        if path.file_name().is_some_and(|n| n == ".gitkeep") {
-            continue;
-        }
-        let input = layers_model::decode(&std::fs::read(&path).unwrap())
-            .unwrap_or_else(|| panic!("{} does not decode", path.display()));
-        layers_model::run(&input);
-        replayed += 1;
-    }
-    replayed
-}
-
 #[test]
 fn layers_corpus_replays() {
     if cfg!(miri) {
         return; // file reads need isolation off; the random inputs below run
     }
-    assert_eq!(
-        replay_dir("fuzz/corpus/layers"),
-        139,
-        "every checked-in seed"
-    );
-    replay_dir("fuzz/regressions/layers");
+    let mut checked_in = 0;
+    for file in common::fuzz_inputs("layers") {
+        let input = layers_model::decode(&file.bytes);
+        if file.checked_in {
+            assert!(
+                input.is_some(),
+                "checked-in input fuzz/{} does not decode",
+                file.name
+            );
+            checked_in += 1;
+        }
+        if let Some(input) = input {
+            layers_model::run(&input);
+        }
+    }
+    assert!(checked_in > 0, "no checked-in seed for the layers target");
 }
 
 #[test]

@@ -13,16 +13,22 @@ mod par_model;
 #[test]
 fn parallel_fuzz_inputs_replay() {
     if !cfg!(miri) {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/parallel");
-        let mut seeds = 0;
-        for entry in std::fs::read_dir(&dir).expect("fuzz/corpus/parallel exists") {
-            let path = entry.unwrap().path();
-            if let Some(input) = par_model::decode(&std::fs::read(&path).unwrap()) {
+        let mut checked_in = 0;
+        for file in common::fuzz_inputs("parallel") {
+            let input = par_model::decode(&file.bytes);
+            if file.checked_in {
+                assert!(
+                    input.is_some(),
+                    "checked-in input fuzz/{} does not decode",
+                    file.name
+                );
+                checked_in += 1;
+            }
+            if let Some(input) = input {
                 par_model::run(&input);
-                seeds += 1;
             }
         }
-        assert!(seeds > 0, "no decodable seed in {}", dir.display());
+        assert!(checked_in > 0, "no checked-in seed for the parallel target");
     }
     let runs = if cfg!(miri) { 3 } else { 200 };
     for seed in 0..runs {

@@ -256,3 +256,69 @@ pub fn splitmix(mut x: u64) -> u64 {
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     x ^ (x >> 31)
 }
+
+/// One fuzz input file of a target (`fuzz/corpus/TARGET/` or
+/// `fuzz/regressions/TARGET/`).
+pub struct FuzzFile {
+    /// `corpus/TARGET/NAME` or `regressions/TARGET/NAME`, relative to `fuzz/`.
+    pub name: String,
+    pub bytes: Vec<u8>,
+    /// Listed in `fuzz/checked-in.txt`, i.e. tracked by git; the other files
+    /// are what a local fuzz run added.
+    pub checked_in: bool,
+}
+
+/// The `fuzz/` directory of this package.
+pub fn fuzz_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz")
+}
+
+/// The checked-in inputs named by `fuzz/checked-in.txt` (written by
+/// `scripts/fuzz-manifest.sh`; CI checks it against `git ls-files`), as
+/// paths relative to `fuzz/`.
+pub fn checked_in_fuzz_inputs() -> Vec<String> {
+    let text = std::fs::read_to_string(fuzz_dir().join("checked-in.txt"))
+        .expect("fuzz/checked-in.txt exists");
+    text.lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Every input of `target` on disk, sorted by name: the checked-in ones
+/// (each must be present: a missing one panics) and whatever a local fuzz
+/// run added beside them. Tests replay all of them but count only the
+/// checked-in ones, so a contributor's `cargo fuzz run` never changes what
+/// a replay test asserts.
+pub fn fuzz_inputs(target: &str) -> Vec<FuzzFile> {
+    let listed = checked_in_fuzz_inputs();
+    let mut files = Vec::new();
+    for sub in ["corpus", "regressions"] {
+        let dir = fuzz_dir().join(sub).join(target);
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.expect("readable directory entry").path();
+            let file = path.file_name().unwrap().to_string_lossy().into_owned();
+            if !path.is_file() || file == ".gitkeep" {
+                continue;
+            }
+            let name = format!("{sub}/{target}/{file}");
+            files.push(FuzzFile {
+                checked_in: listed.contains(&name),
+                bytes: std::fs::read(&path).expect("readable fuzz input"),
+                name,
+            });
+        }
+    }
+    files.sort_by(|a, b| a.name.cmp(&b.name));
+    for name in &listed {
+        let of_target = name.split('/').nth(1) == Some(target);
+        assert!(
+            !of_target || files.iter().any(|f| &f.name == name),
+            "checked-in fuzz input fuzz/{name} is missing"
+        );
+    }
+    files
+}
