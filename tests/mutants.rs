@@ -1,0 +1,158 @@
+//! Behaviour that mutation testing (`cargo mutants`, configured in
+//! `.cargo/mutants.toml`) found no other test pinning down: each test here
+//! fails on at least one mutant of `src/raw.rs`, `src/cursor.rs`,
+//! `src/parallel.rs`, `src/producer.rs` or the layers pass that the rest of
+//! the suite let through. Public API only.
+
+use read_write_collection::{Mode, ReadWriteCollection};
+
+/// `Spawner::try_push` respects the bound: the removal that made the
+/// spawner freed exactly one slot.
+#[test]
+fn spawner_try_push_hands_the_value_back_when_full() {
+    let mut c = ReadWriteCollection::bounded(3);
+    c.extend([1, 2, 3]);
+    let mut cursor = c.cursor();
+    let (removed, mut spawn) = cursor.next().unwrap().remove_and_spawn();
+    assert_eq!(removed, 1);
+    assert_eq!(spawn.try_push(10).map_err(|e| e.into_inner()), Ok(()));
+    assert_eq!(spawn.try_push(11).map_err(|e| e.into_inner()), Err(11));
+    drop(cursor);
+    assert_eq!(c, [2, 3, 10]);
+}
+
+/// The debug forms of the pass handles say what they are and show the
+/// element or the pass's counts.
+#[test]
+fn pass_handles_format_for_debugging() {
+    let mut c: ReadWriteCollection<i32> = (1..=3).collect();
+    let mut cursor = c.cursor();
+    let (_, spawn) = cursor.next().unwrap().remove_and_spawn();
+    assert_eq!(format!("{spawn:?}"), "Spawner { .. }");
+    drop(cursor);
+
+    let mut sunk = Vec::new();
+    let mut cursor = c.cursor_with_sink(|n| sunk.push(n));
+    assert_eq!(
+        format!("{cursor:?}"),
+        "SinkCursor { remaining: 2, len: 2, .. }"
+    );
+    let entry = cursor.next().unwrap();
+    assert_eq!(format!("{entry:?}"), "SinkEntry(2)");
+    entry.remove();
+    assert_eq!(
+        format!("{cursor:?}"),
+        "SinkCursor { remaining: 1, len: 1, .. }"
+    );
+    drop(cursor);
+    assert_eq!(sunk, [2]);
+}
+
+/// A sink cursor dropped part-way keeps the unvisited elements and, with a
+/// predicate, hands a held element that expired to the sink, as the plain
+/// cursor's drop does.
+#[test]
+fn sink_cursor_drop_settles_the_held_element() {
+    let mut c = ReadWriteCollection::with_auto_remove(|n: &i32| *n < 0);
+    c.extend([1, 2, 3, 4]);
+    let mut sunk = Vec::new();
+    {
+        let mut cursor = c.cursor_with_sink(|n| sunk.push(n));
+        let mut first = cursor.next().unwrap();
+        *first = -1; // expires while held
+    }
+    assert_eq!(sunk, [-1]);
+    assert_eq!(c, [2, 3, 4]);
+
+    let mut sunk = Vec::new();
+    {
+        let mut cursor = c.cursor_with_sink(|n| sunk.push(n));
+        let mut second = cursor.next().unwrap();
+        *second += 10; // still alive: kept
+    }
+    assert!(sunk.is_empty());
+    assert_eq!(c, [12, 3, 4]);
+}
+
+/// `SinkCursor::finish` settles the held element through the sink.
+#[test]
+fn sink_cursor_finish_settles_the_held_element() {
+    let mut c = ReadWriteCollection::with_auto_remove(|n: &i32| *n < 0);
+    c.extend([1, 2, 3]);
+    let mut sunk = Vec::new();
+    let mut cursor = c.cursor_with_sink(|n| sunk.push(n));
+    *cursor.next().unwrap() = -5;
+    cursor.finish();
+    assert_eq!(sunk, [-5]);
+    assert_eq!(c, [2, 3]);
+}
+
+#[cfg(feature = "rayon")]
+mod parallel {
+    use super::*;
+
+    /// `ParEntry::push` (not only `try_push`) appends, and the pass visits
+    /// what it pushed.
+    #[test]
+    fn par_entry_push_appends_and_is_visited() {
+        let mut c: ReadWriteCollection<u32> = (0..20_000).collect();
+        c.par_traverse(|mut e| {
+            if *e % 1000 == 0 && *e < 100_000 {
+                let child = *e + 100_000;
+                e.push(child);
+            } else if *e >= 100_000 {
+                *e += 1; // visited in this pass
+            }
+        });
+        assert_eq!(c.len(), 20_020);
+        let pushed: Vec<u32> = c[20_000..].to_vec();
+        let expected: Vec<u32> = (0..20).map(|i| i * 1000 + 100_001).collect();
+        assert_eq!(pushed, expected);
+    }
+
+    /// An unbounded collection in unordered mode runs the parallel rounds,
+    /// which compact in order: survivors keep their relative order (the
+    /// serial swap-remove pass would not).
+    #[test]
+    fn unbounded_unordered_parallel_pass_compacts_in_order() {
+        let mut c: ReadWriteCollection<u32> = (0..10).collect();
+        c.set_mode(Mode::Unordered);
+        c.par_traverse(|e| {
+            if *e == 0 {
+                e.remove();
+            }
+        });
+        assert_eq!(c, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    }
+
+    /// The entry's debug form shows the element.
+    #[test]
+    fn par_entry_formats_for_debugging() {
+        let mut c: ReadWriteCollection<i32> = [5].into_iter().collect();
+        let mut seen = std::sync::Mutex::new(Vec::new());
+        c.par_traverse(|e| seen.lock().unwrap().push(format!("{e:?}")));
+        assert_eq!(seen.get_mut().unwrap().as_slice(), ["ParEntry(5)"]);
+    }
+
+    /// Where the closure runs, which the docs promise: a round shorter than
+    /// `PAR_MIN_LEN` on the calling thread, a round of `PAR_MIN_LEN`
+    /// elements on the pool's workers.
+    #[test]
+    fn short_rounds_stay_on_the_calling_thread() {
+        use read_write_collection::parallel::PAR_MIN_LEN;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+
+        let on_pool = |n: usize| {
+            let mut c: ReadWriteCollection<usize> = (0..n).collect();
+            let count = AtomicUsize::new(0);
+            c.par_traverse(|_| {
+                if rayon::current_thread_index().is_some() {
+                    count.fetch_add(1, Ordering::Relaxed);
+                }
+            });
+            count.into_inner()
+        };
+        assert_eq!(on_pool(PAR_MIN_LEN - 1), 0);
+        assert_eq!(on_pool(PAR_MIN_LEN), PAR_MIN_LEN);
+    }
+}
