@@ -4,7 +4,7 @@
 //! `src/parallel.rs`, `src/producer.rs` or the layers pass that the rest of
 //! the suite let through. Public API only.
 
-use read_write_collection::{Mode, ReadWriteCollection};
+use read_write_collection::{Mode, ReadWriteCollection, ShrinkPolicy};
 
 /// `Spawner::try_push` respects the bound: the removal that made the
 /// spawner freed exactly one slot.
@@ -85,6 +85,49 @@ fn sink_cursor_finish_settles_the_held_element() {
     cursor.finish();
     assert_eq!(sunk, [-5]);
     assert_eq!(c, [2, 3]);
+}
+
+/// Pushing past the capacity outside a pass grows the buffer as `Vec`
+/// does (amortised doubling), step by step.
+#[test]
+fn push_outside_a_pass_grows_like_vec() {
+    let mut c: ReadWriteCollection<u64> = ReadWriteCollection::with_capacity(4);
+    let mut v: Vec<u64> = Vec::with_capacity(4);
+    for i in 0..100 {
+        c.push(i);
+        v.push(i);
+        assert_eq!(c.capacity(), v.capacity(), "after {} pushes", i + 1);
+    }
+}
+
+/// The shrink policy's threshold is strict: a pass that ends at exactly
+/// `below_percent` % occupancy is not a low pass, one element fewer is.
+#[test]
+fn shrink_threshold_is_strict() {
+    let policy = Some(ShrinkPolicy::new(25, 1));
+
+    let mut at: ReadWriteCollection<u32> = ReadWriteCollection::with_capacity(100);
+    at.extend(0..25);
+    let cap = at.capacity();
+    assert_eq!(cap, 100);
+    at.set_shrink_policy(policy);
+    at.traverse(|_| {}); // 25 of 100: not below 25 %
+    assert_eq!(at.capacity(), cap);
+
+    let mut below: ReadWriteCollection<u32> = ReadWriteCollection::with_capacity(100);
+    below.extend(0..24);
+    below.set_shrink_policy(policy);
+    below.traverse(|_| {}); // 24 of 100: below
+    assert!(below.capacity() < 100);
+    assert!(below.capacity() >= 24);
+
+    // 12 % with a 13 % policy: low (a policy compared by sums instead of
+    // products would not see it).
+    let mut low: ReadWriteCollection<u32> = ReadWriteCollection::with_capacity(100);
+    low.extend(0..12);
+    low.set_shrink_policy(Some(ShrinkPolicy::new(13, 1)));
+    low.traverse(|_| {});
+    assert!(low.capacity() < 100);
 }
 
 #[cfg(feature = "rayon")]
