@@ -130,6 +130,43 @@ fn shrink_threshold_is_strict() {
     assert!(low.capacity() < 100);
 }
 
+/// A push that finds the buffer full mid-pass closes the hole in place
+/// when it is at least a quarter of the unvisited elements, and otherwise
+/// grows the buffer by doubling (the crate docs, "Capacity").
+#[test]
+fn a_full_buffer_mid_pass_closes_a_big_hole_and_grows_past_a_small_one() {
+    // Four removed, three unvisited: the hole is big.
+    let mut big: ReadWriteCollection<u32> = ReadWriteCollection::with_capacity(8);
+    big.extend(0..8);
+    assert_eq!(big.capacity(), 8);
+    let mut cursor = big.cursor();
+    while let Some(mut e) = cursor.next() {
+        if *e < 4 {
+            e.remove();
+        } else if *e == 4 {
+            e.push(100);
+        }
+    }
+    drop(cursor);
+    assert_eq!(big, [4, 5, 6, 7, 100]);
+    assert_eq!(big.capacity(), 8, "closed in place, no allocation");
+
+    // One removed, six unvisited: the hole is small.
+    let mut small: ReadWriteCollection<u32> = ReadWriteCollection::with_capacity(8);
+    small.extend(0..8);
+    let mut cursor = small.cursor();
+    while let Some(mut e) = cursor.next() {
+        if *e == 0 {
+            e.remove();
+        } else if *e == 1 {
+            e.push(100);
+        }
+    }
+    drop(cursor);
+    assert_eq!(small, [1, 2, 3, 4, 5, 6, 7, 100]);
+    assert_eq!(small.capacity(), 16, "grown by doubling");
+}
+
 #[cfg(feature = "rayon")]
 mod parallel {
     use super::*;
