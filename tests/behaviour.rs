@@ -328,6 +328,27 @@ fn finish_completes_early() {
     t.assert_live_exactly(&[1, 2, 3, 4, 5]);
 }
 
+/// `finish` applies the predicate to the held element, also without the
+/// `std` feature (where dropping the cursor cannot, since it cannot tell
+/// whether it runs during a panic); so does `SinkCursor::finish`, which
+/// hands the element to the sink.
+#[test]
+fn finish_applies_the_predicate_to_the_held_element() {
+    let mut c = ReadWriteCollection::with_auto_remove(|n: &i32| *n < 0);
+    c.extend([1, 2, 3]);
+    let mut cursor = c.cursor();
+    *cursor.next().unwrap() = -1;
+    cursor.finish();
+    assert_eq!(c.as_slice(), [2, 3]);
+
+    let mut sunk = Vec::new();
+    let mut cursor = c.cursor_with_sink(|n| sunk.push(n));
+    *cursor.next().unwrap() = -2;
+    cursor.finish();
+    assert_eq!(sunk, [-2]);
+    assert_eq!(c.as_slice(), [3]);
+}
+
 // ----------------------------------------------------------------- panics
 
 #[test]
