@@ -78,16 +78,15 @@ fn sink_cursor_drop_settles_the_held_element() {
 /// the buffer as `Vec` does (amortised doubling), step by step.
 #[test]
 fn push_outside_a_pass_grows_like_vec() {
-    let mut c: ReadWriteCollection<u64> = ReadWriteCollection::with_capacity(4);
+    let mut pushed: ReadWriteCollection<u64> = ReadWriteCollection::with_capacity(4);
+    let mut tried: ReadWriteCollection<u64> = ReadWriteCollection::with_capacity(4);
     let mut v: Vec<u64> = Vec::with_capacity(4);
     for i in 0..100 {
-        if i % 2 == 0 {
-            c.push(i);
-        } else {
-            c.try_push(i).unwrap();
-        }
+        pushed.push(i);
+        tried.try_push(i).unwrap();
         v.push(i);
-        assert_eq!(c.capacity(), v.capacity(), "after {} pushes", i + 1);
+        assert_eq!(pushed.capacity(), v.capacity(), "after {} pushes", i + 1);
+        assert_eq!(tried.capacity(), v.capacity(), "after {} try_pushes", i + 1);
     }
 }
 
