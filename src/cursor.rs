@@ -346,7 +346,7 @@ impl<T, A: AutoRemove<T>> Drop for Cursor<'_, T, A> {
         // unwinding (and never from `Drop` without `std`, which cannot
         // tell).
         #[cfg(feature = "std")]
-        if A::ACTIVE && core.held() && !core.is_done() && !std::thread::panicking() {
+        if A::ACTIVE && core.held() && !std::thread::panicking() {
             settle_detached(&mut *self.policy, core.detach());
             return;
         }

@@ -271,6 +271,18 @@ impl<T: fmt::Debug> fmt::Debug for ParEntry<'_, T> {
     }
 }
 
+/// How many chunks a round of `n` elements is split into on `threads`
+/// threads: one (the calling thread) below [`PAR_MIN_LEN`]; else four per
+/// thread, so that uneven work balances, but none smaller than
+/// `PAR_MIN_LEN / 2` elements, and at least two.
+fn chunk_count(n: usize, threads: usize) -> usize {
+    if n < PAR_MIN_LEN {
+        1
+    } else {
+        threads.saturating_mul(4).min(n / (PAR_MIN_LEN / 2)).max(2)
+    }
+}
+
 /// Walks one chunk: what the serial cursor does, with pushes going to the
 /// job's list and auto-removed elements to its `removed` list.
 fn work<T, A, F>(job: &mut ChunkJob<T>, policy: &A, f: &F, outside: usize, max: usize)
@@ -361,12 +373,10 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
         let mut start = 0;
         while start < self.store.vec.len() {
             let n = self.store.vec.len() - start;
-            let chunks = if max != usize::MAX || n < PAR_MIN_LEN {
+            let chunks = if max != usize::MAX {
                 1
             } else {
-                (rayon::current_num_threads() * 4)
-                    .min(n / (PAR_MIN_LEN / 2))
-                    .max(2)
+                chunk_count(n, rayon::current_num_threads())
             };
             let policy = &self.policy;
             let f = &f;
@@ -394,5 +404,24 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
             }
         }
         self.store.after_pass();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{chunk_count, PAR_MIN_LEN};
+
+    #[test]
+    fn chunks_are_four_per_thread_and_never_smaller_than_half_the_minimum() {
+        let half = PAR_MIN_LEN / 2;
+        assert_eq!(chunk_count(PAR_MIN_LEN - 1, 8), 1);
+        assert_eq!(chunk_count(PAR_MIN_LEN, 8), 2);
+        assert_eq!(chunk_count(PAR_MIN_LEN, 1), 2);
+        assert_eq!(chunk_count(5 * half, 8), 5);
+        assert_eq!(chunk_count(5 * half + half - 1, 8), 5);
+        assert_eq!(chunk_count(100 * half, 2), 8);
+        assert_eq!(chunk_count(100 * half, 3), 12);
+        assert_eq!(chunk_count(100 * half, 1), 4);
+        assert_eq!(chunk_count(usize::MAX, usize::MAX), usize::MAX / half);
     }
 }

@@ -111,14 +111,15 @@ impl<T> Store<T> {
     /// Grows the allocation past its current capacity (amortised doubling),
     /// never past `max`. Used outside passes.
     ///
-    /// The caller has checked `capacity < max`.
+    /// The caller has checked that the buffer is full and `capacity < max`.
     pub(crate) fn grow(&mut self) {
         let len = self.vec.len();
         let cap = self.vec.capacity();
         debug_assert!(cap < self.max);
+        debug_assert_eq!(len, cap, "only a full buffer grows");
         if self.max == usize::MAX {
             // `reserve` doubles: the new capacity is at least `2 * cap`.
-            self.vec.reserve(cap - len + 1);
+            self.vec.reserve(1);
         } else {
             self.vec.reserve_exact(grown_capacity(self.max, cap) - len);
         }
@@ -522,13 +523,6 @@ impl<T> Core<T> {
         Ok(())
     }
 
-    /// Whether the pass has finished (or been handed over by `detach`).
-    #[cfg(feature = "std")]
-    #[inline(always)]
-    pub(crate) fn is_done(&self) -> bool {
-        self.done
-    }
-
     /// Hands the pass over to a [`Detached`], which finishes it when
     /// dropped; `self` is done from here on (its `finish` does nothing).
     #[cfg(feature = "std")]
@@ -728,7 +722,7 @@ extern "C" fn finish_pass<T>(
     };
     // SAFETY (the `distance`s): positions ordered in one allocation.
     let (kept, tail) = unsafe { (distance(c.buf, c.write), distance(c.read, c.end)) };
-    if c.read != c.write && tail > 0 {
+    if c.read != c.write {
         // SAFETY: `[read, end)` is initialised, `[write, read)` is the hole;
         // `ptr::copy` allows overlap.
         unsafe { ptr::copy(real(c.read), real(c.write), tail) };

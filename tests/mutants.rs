@@ -224,5 +224,24 @@ mod parallel {
         };
         assert_eq!(on_pool(PAR_MIN_LEN - 1), 0);
         assert_eq!(on_pool(PAR_MIN_LEN), PAR_MIN_LEN);
+
+        // A later round (the elements pushed in the first) is sized by its
+        // own elements, not by the collection: ten children stay on the
+        // calling thread.
+        let n = 2 * PAR_MIN_LEN;
+        let mut c: ReadWriteCollection<usize> = (0..n).collect();
+        let children_on_pool = AtomicUsize::new(0);
+        c.par_traverse(|mut e| {
+            if *e >= n {
+                if rayon::current_thread_index().is_some() {
+                    children_on_pool.fetch_add(1, Ordering::Relaxed);
+                }
+            } else if *e < 10 {
+                let child = *e + n;
+                e.push(child);
+            }
+        });
+        assert_eq!(c.len(), n + 10);
+        assert_eq!(children_on_pool.into_inner(), 0);
     }
 }
