@@ -951,7 +951,7 @@ fn len_is_empty_and_clear_cover_every_layer_and_keep_flags() {
     assert_eq!(all_vals(&l), [vec![], vec![], vec![30]]);
 }
 
-/// `LayersCursor` names its policy type like `Cursor` does.
+/// `LayersCursor` names its key, then its policy type, as `Layers` does.
 #[test]
 fn layers_cursor_type_names() {
     let mut plain: Layers<u8> = Layers::new(1);
@@ -964,7 +964,7 @@ fn layers_cursor_type_names() {
         )]);
     with_policy.push(0, 0);
     with_policy.push(0, 1);
-    let mut cursor: LayersCursor<'_, u8, fn(&u8) -> bool> = with_policy.cursor();
+    let mut cursor: LayersCursor<'_, u8, usize, fn(&u8) -> bool> = with_policy.cursor();
     assert_eq!(cursor.next().as_deref(), Some(&1));
     assert!(cursor.next().is_none());
     drop(cursor);
@@ -1446,7 +1446,7 @@ fn entry_push(e: &mut LayerEntry<'_, Elem>, x: Elem, bounded: bool) -> Result<()
 }
 
 fn cursor_push<A: AutoRemove<Elem>>(
-    c: &mut LayersCursor<'_, Elem, A>,
+    c: &mut LayersCursor<'_, Elem, usize, A>,
     x: Elem,
     bounded: bool,
 ) -> Result<(), Elem> {

@@ -35,7 +35,7 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     /// drop(cursor);
     /// assert_eq!(l.len(), 1);
     /// ```
-    pub fn cursor(&mut self) -> LayersCursor<'_, T, A, K> {
+    pub fn cursor(&mut self) -> LayersCursor<'_, T, K, A> {
         let layers = self
             .slots
             .iter_mut()
@@ -171,7 +171,7 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
 /// cursor.push_to(1, 5); // error: `cursor` is borrowed by `e`
 /// *e += 1;
 /// ```
-pub struct LayersCursor<'a, T, A: AutoRemove<T> = NoAutoRemove, K = usize> {
+pub struct LayersCursor<'a, T, K = usize, A: AutoRemove<T> = NoAutoRemove> {
     /// The layer being walked and its cursor.
     pub(super) current: Option<(usize, Cursor<'a, T, A>)>,
     /// Every other layer. Boxed so that an entry's pointer to it is not a
@@ -263,7 +263,7 @@ impl<T, A: AutoRemove<T>> PushTarget<T> for Others<'_, T, A> {
     }
 }
 
-impl<'a, T, A: AutoRemove<T>, K: LayerKey> LayersCursor<'a, T, A, K> {
+impl<'a, T, K: LayerKey, A: AutoRemove<T>> LayersCursor<'a, T, K, A> {
     /// Advances; returns whether an element is held.
     #[inline]
     fn step(&mut self) -> bool {
@@ -779,7 +779,7 @@ impl<T: fmt::Debug, K> fmt::Debug for LayerEntry<'_, T, K> {
     }
 }
 
-impl<T, A: AutoRemove<T>, K: LayerKey> fmt::Debug for LayersCursor<'_, T, A, K> {
+impl<T, K: LayerKey, A: AutoRemove<T>> fmt::Debug for LayersCursor<'_, T, K, A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LayersCursor")
             .field("layer", &self.layer())

@@ -40,7 +40,7 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     /// assert_eq!(loot, [0, 1]);
     /// assert!(l.is_empty());
     /// ```
-    pub fn cursor_with_sink<S: FnMut(T)>(&mut self, sink: S) -> LayersSinkCursor<'_, T, S, A, K> {
+    pub fn cursor_with_sink<S: FnMut(T)>(&mut self, sink: S) -> LayersSinkCursor<'_, T, K, S, A> {
         LayersSinkCursor {
             cursor: self.cursor(),
             sink,
@@ -70,7 +70,7 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     pub fn traverse_with_sink<S, F>(&mut self, sink: S, mut f: F)
     where
         S: FnMut(T),
-        F: FnMut(usize, LayerSinkEntry<'_, T, S, K>),
+        F: FnMut(usize, LayerSinkEntry<'_, T, K, S>),
     {
         // One tight loop per layer, as in `traverse`. If `f` or the sink
         // panics, the local cursor completes its layer (running no user
@@ -98,7 +98,7 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     }
 }
 
-impl<T, A: AutoRemove<T>, K: LayerKey> LayersCursor<'_, T, A, K> {
+impl<T, K: LayerKey, A: AutoRemove<T>> LayersCursor<'_, T, K, A> {
     /// `step`, with auto-removed elements going to `sink`.
     #[inline]
     fn step_into<S: FnMut(T)>(&mut self, sink: &mut S) -> bool {
@@ -142,12 +142,12 @@ impl<T, A: AutoRemove<T>, K: LayerKey> LayersCursor<'_, T, A, K> {
 /// assert_eq!(gone, [1]);
 /// assert_eq!(l.layer(1), &[2, 3]);
 /// ```
-pub struct LayersSinkCursor<'a, T, S: FnMut(T), A: AutoRemove<T> = NoAutoRemove, K = usize> {
-    cursor: LayersCursor<'a, T, A, K>,
+pub struct LayersSinkCursor<'a, T, K, S: FnMut(T), A: AutoRemove<T> = NoAutoRemove> {
+    cursor: LayersCursor<'a, T, K, A>,
     sink: S,
 }
 
-impl<'a, T, S: FnMut(T), A: AutoRemove<T>, K: LayerKey> LayersSinkCursor<'a, T, S, A, K> {
+impl<'a, T, K: LayerKey, S: FnMut(T), A: AutoRemove<T>> LayersSinkCursor<'a, T, K, S, A> {
     /// Moves to the next element and lends it out; as
     /// [`LayersCursor::next`], with the elements the predicates remove
     /// handed to the sink.
@@ -165,7 +165,7 @@ impl<'a, T, S: FnMut(T), A: AutoRemove<T>, K: LayerKey> LayersSinkCursor<'a, T, 
     /// ```
     #[allow(clippy::should_implement_trait)] // lending: cannot be `Iterator::next`
     #[inline]
-    pub fn next(&mut self) -> Option<LayerSinkEntry<'_, T, S, K>> {
+    pub fn next(&mut self) -> Option<LayerSinkEntry<'_, T, K, S>> {
         self.next_with_layer().map(|(_, entry)| entry)
     }
 
@@ -182,7 +182,7 @@ impl<'a, T, S: FnMut(T), A: AutoRemove<T>, K: LayerKey> LayersSinkCursor<'a, T, 
     /// assert_eq!(cursor.next_with_layer().map(|(i, e)| (i, *e)), Some((1, 4)));
     /// ```
     #[inline]
-    pub fn next_with_layer(&mut self) -> Option<(usize, LayerSinkEntry<'_, T, S, K>)> {
+    pub fn next_with_layer(&mut self) -> Option<(usize, LayerSinkEntry<'_, T, K, S>)> {
         if self.cursor.step_into(&mut self.sink) {
             let (layer, entry) = self.cursor.held();
             Some((
@@ -315,7 +315,7 @@ impl<'a, T, S: FnMut(T), A: AutoRemove<T>, K: LayerKey> LayersSinkCursor<'a, T, 
     }
 }
 
-impl<T, S: FnMut(T), A: AutoRemove<T>, K> Drop for LayersSinkCursor<'_, T, S, A, K> {
+impl<T, K, S: FnMut(T), A: AutoRemove<T>> Drop for LayersSinkCursor<'_, T, K, S, A> {
     /// Checks the held element with its layer's predicate (into the sink
     /// if it expired); the `cursor` field's drop then completes the layers
     /// (also when the predicate or the sink panics here).
@@ -329,8 +329,8 @@ impl<T, S: FnMut(T), A: AutoRemove<T>, K> Drop for LayersSinkCursor<'_, T, S, A,
     }
 }
 
-impl<T, S: FnMut(T), A: AutoRemove<T>, K: LayerKey> fmt::Debug
-    for LayersSinkCursor<'_, T, S, A, K>
+impl<T, K: LayerKey, S: FnMut(T), A: AutoRemove<T>> fmt::Debug
+    for LayersSinkCursor<'_, T, K, S, A>
 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LayersSinkCursor")
@@ -360,12 +360,12 @@ impl<T, S: FnMut(T), A: AutoRemove<T>, K: LayerKey> fmt::Debug
 /// assert_eq!(gone, [-1]);
 /// assert_eq!(l.layer(1), &[0]);
 /// ```
-pub struct LayerSinkEntry<'c, T, S, K = usize> {
+pub struct LayerSinkEntry<'c, T, K, S> {
     entry: LayerEntry<'c, T, K>,
     sink: &'c mut S,
 }
 
-impl<'c, T, S: FnMut(T), K: LayerKey> LayerSinkEntry<'c, T, S, K> {
+impl<'c, T, K: LayerKey, S: FnMut(T)> LayerSinkEntry<'c, T, K, S> {
     /// The index of the layer this element is in.
     ///
     /// # Examples
@@ -533,7 +533,7 @@ impl<'c, T, S: FnMut(T), K: LayerKey> LayerSinkEntry<'c, T, S, K> {
     }
 }
 
-impl<T, S, K> Deref for LayerSinkEntry<'_, T, S, K> {
+impl<T, K, S> Deref for LayerSinkEntry<'_, T, K, S> {
     type Target = T;
 
     #[inline]
@@ -542,14 +542,14 @@ impl<T, S, K> Deref for LayerSinkEntry<'_, T, S, K> {
     }
 }
 
-impl<T, S, K> DerefMut for LayerSinkEntry<'_, T, S, K> {
+impl<T, K, S> DerefMut for LayerSinkEntry<'_, T, K, S> {
     #[inline]
     fn deref_mut(&mut self) -> &mut T {
         &mut self.entry
     }
 }
 
-impl<T: fmt::Debug, S, K> fmt::Debug for LayerSinkEntry<'_, T, S, K> {
+impl<T: fmt::Debug, K, S> fmt::Debug for LayerSinkEntry<'_, T, K, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LayerSinkEntry")
             .field("layer", &self.entry.layer)
