@@ -444,11 +444,13 @@ impl<T, A: AutoRemove<T>> Builder<T, A> {
     }
 
     /// `count` layers configured alike (each with a clone of the policy),
-    /// enabled and visible.
+    /// enabled and visible. For a [`layer_keys!`](crate::layer_keys!) key,
+    /// `count` is `Key::ALL.len()`.
     ///
     /// # Panics
     ///
-    /// As [`build`](Self::build).
+    /// As [`build`](Self::build), and if `K` fixes another number of
+    /// layers ([`LayerKey::COUNT`]).
     ///
     /// # Examples
     ///
@@ -463,6 +465,11 @@ impl<T, A: AutoRemove<T>> Builder<T, A> {
     /// world.traverse(|_, _| {});
     /// assert_eq!(world.layer(2), &[5]);
     /// assert_eq!(world.layer(0).max_len(), Some(64));
+    ///
+    /// // With keys that name the layers:
+    /// read_write_collection::layer_keys!(enum Layer { Ships, Sparks });
+    /// let sky: Layers<u32, Layer, Spent> = Builder::new().policy(Spent).build_layers(Layer::ALL.len());
+    /// assert_eq!(sky.layer(Layer::Sparks).len(), 0);
     /// ```
     #[track_caller]
     pub fn build_layers<K: LayerKey>(self, count: usize) -> Layers<T, K, A>

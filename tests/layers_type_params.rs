@@ -3,19 +3,14 @@
 //! or a sink pass the way they named the layers.
 
 use read_write_collection::layers::{LayerEntry, LayerSinkEntry, LayersCursor, LayersSinkCursor};
-use read_write_collection::{remove_when, Builder, LayerKey, Layers};
+use read_write_collection::{layer_keys, remove_when, Builder, Layers};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Layer {
-    Ships,
-    Bullets,
-}
-
-impl LayerKey for Layer {
-    fn index(self) -> usize {
-        self as usize
+layer_keys!(
+    enum Layer {
+        Ships,
+        Bullets,
     }
-}
+);
 
 remove_when!(struct Spent for u32: |ttl| *ttl == 0);
 

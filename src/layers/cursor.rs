@@ -7,7 +7,7 @@ use core::marker::PhantomData;
 use core::mem;
 use core::ops::{Deref, DerefMut};
 
-use super::key::LayerKey;
+use super::key::{key_at, LayerKey};
 use super::{out_of_range, Layers};
 use crate::auto_remove::{AutoRemove, NoAutoRemove};
 use crate::collection::ReadWriteCollection;
@@ -51,23 +51,41 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
         }
     }
 
-    /// The closure form: calls `f(layer_index, entry)` for every element of
-    /// every enabled layer, pushed ones included.
+    /// The closure form: calls `f(key, entry)` for every element of every
+    /// enabled layer, pushed ones included, with the key of the element's
+    /// layer (the index, for `usize` keys).
+    ///
+    /// # Panics
+    ///
+    /// When it reaches an enabled layer that `K` has no key for (see
+    /// [`LayerKey::from_index`]; never for `usize` or
+    /// [`layer_keys!`](crate::layer_keys!) keys).
     ///
     /// # Examples
     ///
     /// ```
-    /// use read_write_collection::Layers;
+    /// use read_write_collection::{layer_keys, Layers};
     ///
-    /// let mut l: Layers<u32> = Layers::new(2);
-    /// l.push(0, 10);
-    /// l.push(1, 20);
-    /// l.traverse(|layer, mut e| *e += layer as u32);
-    /// assert_eq!(l.layer(1), &[21]);
+    /// layer_keys!(enum Layer { Ships, Bullets });
+    ///
+    /// let mut l: Layers<u32, Layer> = Layers::default();
+    /// l.push(Layer::Ships, 10);
+    /// l.push(Layer::Bullets, 20);
+    /// l.traverse(|layer, mut e| {
+    ///     if layer == Layer::Bullets {
+    ///         *e += 1;
+    ///     }
+    /// });
+    /// assert_eq!(l.layer(Layer::Bullets), &[21]);
+    ///
+    /// let mut by_index: Layers<u32> = Layers::new(2);
+    /// by_index.push(1, 20);
+    /// by_index.traverse(|layer, mut e| *e += layer as u32);
+    /// assert_eq!(by_index.layer(1), &[21]);
     /// ```
     pub fn traverse<F>(&mut self, mut f: F)
     where
-        F: FnMut(usize, LayerEntry<'_, T, K>),
+        F: FnMut(K, LayerEntry<'_, T, K>),
     {
         // One tight loop per layer, over a cursor in a local: the pass
         // state stays in registers, and only moves into `others` when the
@@ -75,6 +93,7 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
         // layer and `cursor` the walked ones.
         let mut cursor = self.cursor();
         while let Some((layer, mut walk)) = cursor.others.start_next() {
+            let key = key_at::<K>(layer);
             while walk.step() {
                 let entry = LayerEntry {
                     entry: walk.held_entry(),
@@ -82,7 +101,7 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
                     layer,
                     _key: PhantomData,
                 };
-                f(layer, entry);
+                f(key, entry);
             }
             cursor.others.layers[layer] = LayerState::Walked(walk);
         }
@@ -119,15 +138,11 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
 /// # Examples
 ///
 /// ```
-/// use read_write_collection::layers::{LayerKey, Layers};
+/// use read_write_collection::{layer_keys, Layers};
 ///
-/// #[derive(Clone, Copy)]
-/// enum Layer { Ships, Bullets }
-/// impl LayerKey for Layer {
-///     fn index(self) -> usize { self as usize }
-/// }
+/// layer_keys!(enum Layer { Ships, Bullets });
 ///
-/// let mut world: Layers<&str, Layer> = Layers::new(2);
+/// let mut world: Layers<&str, Layer> = Layers::default();
 /// world.push(Layer::Ships, "ship");
 /// let mut cursor = world.cursor();
 /// let mut seen = Vec::new();
@@ -319,7 +334,13 @@ impl<'a, T, K: LayerKey, A: AutoRemove<T>> LayersCursor<'a, T, K, A> {
     }
 
     /// Like [`next`](Self::next), and also tells which layer the entry is
-    /// in (as [`LayerEntry::layer`] does).
+    /// in, by its key (as [`LayerEntry::layer`] does).
+    ///
+    /// # Panics
+    ///
+    /// If `K` has no key for the entry's layer (see
+    /// [`LayerKey::from_index`]; never for `usize` or
+    /// [`layer_keys!`](crate::layer_keys!) keys).
     ///
     /// # Examples
     ///
@@ -338,30 +359,44 @@ impl<'a, T, K: LayerKey, A: AutoRemove<T>> LayersCursor<'a, T, K, A> {
     /// assert_eq!(seen, [(0, 1), (1, 12)]);
     /// ```
     #[inline]
-    pub fn next_with_layer(&mut self) -> Option<(usize, LayerEntry<'_, T, K>)> {
+    #[track_caller]
+    pub fn next_with_layer(&mut self) -> Option<(K, LayerEntry<'_, T, K>)> {
         if self.step() {
-            Some(self.held())
+            let (layer, entry) = self.held();
+            Some((key_at(layer), entry))
         } else {
             None
         }
     }
 
-    /// The index of the layer being walked (`None` before the first
-    /// `next` and after the last).
+    /// The key of the layer being walked (`None` before the first `next`
+    /// and after the last).
+    ///
+    /// # Panics
+    ///
+    /// If `K` has no key for that layer (see [`LayerKey::from_index`]).
     ///
     /// # Examples
     ///
     /// ```
-    /// use read_write_collection::Layers;
+    /// use read_write_collection::{layer_keys, Layers};
     ///
-    /// let mut l: Layers<u8> = Layers::new(2);
-    /// l.push(1, 5);
+    /// layer_keys!(enum Layer { Ships, Bullets });
+    ///
+    /// let mut l: Layers<u8, Layer> = Layers::default();
+    /// l.push(Layer::Bullets, 5);
     /// let mut cursor = l.cursor();
     /// assert_eq!(cursor.layer(), None);
     /// cursor.next();
-    /// assert_eq!(cursor.layer(), Some(1));
+    /// assert_eq!(cursor.layer(), Some(Layer::Bullets));
     /// ```
-    pub fn layer(&self) -> Option<usize> {
+    #[track_caller]
+    pub fn layer(&self) -> Option<K> {
+        self.current.as_ref().map(|(i, _)| key_at(*i))
+    }
+
+    /// The index of the layer being walked, for [`Debug`](fmt::Debug).
+    pub(super) fn layer_index(&self) -> Option<usize> {
         self.current.as_ref().map(|(i, _)| *i)
     }
 
@@ -559,21 +594,34 @@ pub struct LayerEntry<'c, T, K = usize> {
 }
 
 impl<'c, T, K: LayerKey> LayerEntry<'c, T, K> {
-    /// The index of the layer this element is in.
+    /// The key of the layer this element is in (the index, for `usize`
+    /// keys).
+    ///
+    /// # Panics
+    ///
+    /// If `K` has no key for that layer (see [`LayerKey::from_index`];
+    /// never for `usize` or [`layer_keys!`](crate::layer_keys!) keys).
     ///
     /// # Examples
     ///
     /// ```
-    /// use read_write_collection::Layers;
+    /// use read_write_collection::{layer_keys, Layers};
     ///
-    /// let mut l: Layers<u8> = Layers::new(3);
-    /// l.push(2, 1);
+    /// layer_keys!(enum Layer { Ground, Ships, Bullets });
+    ///
+    /// let mut l: Layers<u8, Layer> = Layers::default();
+    /// l.push(Layer::Bullets, 1);
     /// let mut cursor = l.cursor();
-    /// assert_eq!(cursor.next().unwrap().layer(), 2);
+    /// assert_eq!(cursor.next().unwrap().layer(), Layer::Bullets);
+    ///
+    /// let mut by_index: Layers<u8> = Layers::new(3);
+    /// by_index.push(2, 1);
+    /// assert_eq!(by_index.cursor().next().unwrap().layer(), 2);
     /// ```
     #[inline]
-    pub fn layer(&self) -> usize {
-        self.layer
+    #[track_caller]
+    pub fn layer(&self) -> K {
+        key_at(self.layer)
     }
 
     /// Removes the element from its layer and returns it.
@@ -654,20 +702,16 @@ impl<'c, T, K: LayerKey> LayerEntry<'c, T, K> {
     /// # Examples
     ///
     /// ```
-    /// use read_write_collection::layers::{LayerKey, Layers};
+    /// use read_write_collection::{layer_keys, Layers};
     ///
-    /// #[derive(Clone, Copy)]
-    /// enum Layer { Enemies, Effects }
-    /// impl LayerKey for Layer {
-    ///     fn index(self) -> usize { self as usize }
-    /// }
+    /// layer_keys!(enum Layer { Enemies, Effects });
     ///
-    /// let mut world: Layers<i32, Layer> = Layers::new(2);
+    /// let mut world: Layers<i32, Layer> = Layers::default();
     /// world.push(Layer::Enemies, 0); // hp 0: dies into an explosion
     /// world.push(Layer::Enemies, 3);
     /// let mut effects_seen = 0;
     /// world.traverse(|layer, mut e| {
-    ///     if layer == Layer::Effects.index() {
+    ///     if layer == Layer::Effects {
     ///         effects_seen += 1; // the explosion, in this same pass
     ///     } else if *e == 0 {
     ///         e.push_to(Layer::Effects, 100);
@@ -770,19 +814,44 @@ impl<T, K> DerefMut for LayerEntry<'_, T, K> {
     }
 }
 
-impl<T: fmt::Debug, K> fmt::Debug for LayerEntry<'_, T, K> {
+impl<T: fmt::Debug, K: LayerKey + fmt::Debug> fmt::Debug for LayerEntry<'_, T, K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LayerEntry")
-            .field("layer", &self.layer)
+            .field("layer", &DebugKey::<K>::new(self.layer))
             .field("value", &*self.entry)
             .finish()
     }
 }
 
-impl<T, K: LayerKey, A: AutoRemove<T>> fmt::Debug for LayersCursor<'_, T, K, A> {
+impl<T, K: LayerKey + fmt::Debug, A: AutoRemove<T>> fmt::Debug for LayersCursor<'_, T, K, A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LayersCursor")
-            .field("layer", &self.layer())
+            .field("layer", &self.layer_index().map(DebugKey::<K>::new))
             .finish_non_exhaustive()
+    }
+}
+
+/// Shows a layer by its key, or by its index if the key type has no key
+/// for it (`Debug` must not panic).
+pub(super) struct DebugKey<K> {
+    index: usize,
+    _key: PhantomData<fn(K)>,
+}
+
+impl<K> DebugKey<K> {
+    pub(super) fn new(index: usize) -> Self {
+        DebugKey {
+            index,
+            _key: PhantomData,
+        }
+    }
+}
+
+impl<K: LayerKey + fmt::Debug> fmt::Debug for DebugKey<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match K::from_index(self.index) {
+            Some(key) => key.fmt(f),
+            None => self.index.fmt(f),
+        }
     }
 }

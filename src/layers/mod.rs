@@ -4,29 +4,30 @@
 //! Each layer is a [`ReadWriteCollection`] with an *enabled* flag (does the
 //! update cursor walk it?) and a *visible* flag (does
 //! [`Layers::iter_visible`] include it, for draw passes?). Layers are
-//! addressed by index, or by a user enum implementing [`LayerKey`].
+//! addressed by index (`usize`), or by an enum of keys defined with
+//! [`layer_keys!`](crate::layer_keys!): `Layers<T, Layer>` then has exactly
+//! one layer per variant, and [`Default`] builds them.
 //!
 //! A traversal pushes into the layer it is walking ([`LayerEntry::push`],
 //! [`LayersCursor::push`]) and, with [`push_to`](LayerEntry::push_to) /
 //! [`try_push_to`](LayerEntry::try_push_to), into any other layer (a ship
 //! firing into the bullet layer, an enemy dying into the effects layer):
 //! pushes into the layer being walked or a later one are visited in the
-//! same pass, pushes into an earlier layer by the next pass. Layer indices
-//! come back as `usize` (`LayerKey::index` of your key).
+//! same pass, pushes into an earlier layer by the next pass. Wherever a
+//! layer is handed back (the first argument of [`traverse`](Layers::traverse)'s
+//! closure, [`iter_visible`](Layers::iter_visible)'s items, `layer()` on
+//! cursors and entries) it comes back as a key: `usize` keys get the
+//! index, enum keys their variant.
 //!
 //! # Examples
 //!
 //! ```
-//! use read_write_collection::layers::{LayerKey, Layers};
+//! use read_write_collection::{layer_keys, Layers};
 //!
-//! #[derive(Clone, Copy, Debug, PartialEq)]
-//! enum Layer { Actors, Bullets }
+//! layer_keys!(enum Layer { Actors, Bullets });
 //!
-//! impl LayerKey for Layer {
-//!     fn index(self) -> usize { self as usize }
-//! }
-//!
-//! let mut world: Layers<u32, Layer> = Layers::new(2);
+//! let mut world: Layers<u32, Layer> = Layers::default(); // one layer per key
+//! assert_eq!(world.layer_count(), 2);
 //! world.push(Layer::Actors, 1);
 //! world.push(Layer::Bullets, 100);
 //! world.push(Layer::Actors, 2);
@@ -47,9 +48,9 @@
 //! assert_eq!(world.layer(Layer::Actors), &[1, 2, 3, 4]);
 //!
 //! world.set_enabled(Layer::Bullets, false); // paused: not updated
-//! let mut updated = 0;
-//! world.traverse(|_, _entry| updated += 1);
-//! assert_eq!(updated, 4);
+//! let mut updated = Vec::new();
+//! world.traverse(|layer, entry| updated.push((layer, *entry)));
+//! assert_eq!(updated, [(Layer::Actors, 1), (Layer::Actors, 2), (Layer::Actors, 3), (Layer::Actors, 4)]);
 //! ```
 
 mod cursor;
@@ -58,6 +59,8 @@ mod sink;
 
 pub use self::cursor::{LayerEntry, LayersCursor};
 pub use self::key::LayerKey;
+
+use self::key::{check_count, key_at};
 pub use self::sink::{LayerSinkEntry, LayersSinkCursor};
 
 use alloc::vec::Vec;
@@ -88,7 +91,12 @@ pub struct Layers<T, K = usize, A = NoAutoRemove> {
 impl<T, K: LayerKey> Layers<T, K> {
     /// `count` empty, enabled, visible layers without auto-remove policy
     /// or bound; use [`from_collections`](Layers::from_collections) for
-    /// layers with a policy, a bound or unordered mode.
+    /// layers with a policy, a bound or unordered mode. For a key type
+    /// with a fixed number of layers, [`Layers::default`] needs no count.
+    ///
+    /// # Panics
+    ///
+    /// If `K` fixes another number of layers ([`LayerKey::COUNT`]).
     ///
     /// # Examples
     ///
@@ -100,6 +108,7 @@ impl<T, K: LayerKey> Layers<T, K> {
     /// assert!(layers.is_empty());
     /// ```
     #[must_use]
+    #[track_caller]
     pub fn new(count: usize) -> Self {
         Self::from_collections((0..count).map(|_| ReadWriteCollection::new()))
     }
@@ -109,6 +118,10 @@ impl<T, K: LayerKey, A> Layers<T, K, A> {
     /// Layers made of the given collections, in order, all enabled and
     /// visible. Lets each layer have its own bound, mode, shrink policy
     /// and (same-typed) auto-remove policy.
+    ///
+    /// # Panics
+    ///
+    /// If `K` fixes another number of layers ([`LayerKey::COUNT`]).
     ///
     /// # Examples
     ///
@@ -123,19 +136,27 @@ impl<T, K: LayerKey, A> Layers<T, K, A> {
     /// assert_eq!(layers.layer(1).max_len(), Some(1000));
     /// ```
     #[must_use]
+    #[track_caller]
     pub fn from_collections<I>(collections: I) -> Self
     where
         I: IntoIterator<Item = ReadWriteCollection<T, A>>,
     {
+        let slots: Vec<_> = collections
+            .into_iter()
+            .map(|items| Slot {
+                items,
+                enabled: true,
+                visible: true,
+            })
+            .collect();
+        check_count::<K>(slots.len());
+        Self::from_slots(slots)
+    }
+
+    /// Layers made of `slots`, whose number the caller has checked.
+    pub(crate) fn from_slots(slots: Vec<Slot<T, A>>) -> Self {
         Layers {
-            slots: collections
-                .into_iter()
-                .map(|items| Slot {
-                    items,
-                    enabled: true,
-                    visible: true,
-                })
-                .collect(),
+            slots,
             _key: PhantomData,
         }
     }
@@ -412,26 +433,44 @@ impl<T, K: LayerKey, A> Layers<T, K, A> {
         self.slot_mut(key).visible = visible;
     }
 
-    /// Every element of the visible layers with its layer index, in layer
+    /// Every element of the visible layers with its layer's key, in layer
     /// order then element order: a draw pass.
+    ///
+    /// # Panics
+    ///
+    /// When it reaches a visible layer that `K` has no key for (see
+    /// [`LayerKey::from_index`]; never for `usize` or
+    /// [`layer_keys!`](crate::layer_keys!) keys).
     ///
     /// # Examples
     ///
     /// ```
-    /// use read_write_collection::Layers;
+    /// use read_write_collection::{layer_keys, Layers};
     ///
-    /// let mut l: Layers<char> = Layers::new(2);
-    /// l.push(1, 'b');
-    /// l.push(0, 'a');
-    /// let drawn: Vec<(usize, char)> = l.iter_visible().map(|(i, c)| (i, *c)).collect();
-    /// assert_eq!(drawn, [(0, 'a'), (1, 'b')]);
+    /// layer_keys!(enum Draw { Ground, Sprites, Hud });
+    ///
+    /// let mut l: Layers<char, Draw> = Layers::default();
+    /// l.push(Draw::Sprites, 'b');
+    /// l.push(Draw::Ground, 'a');
+    /// l.push(Draw::Hud, 'h');
+    /// l.set_visible(Draw::Hud, false);
+    /// let drawn: Vec<(Draw, char)> = l.iter_visible().map(|(k, c)| (k, *c)).collect();
+    /// assert_eq!(drawn, [(Draw::Ground, 'a'), (Draw::Sprites, 'b')]);
+    ///
+    /// // With `usize` keys, the key is the index.
+    /// let mut by_index: Layers<char> = Layers::new(2);
+    /// by_index.push(1, 'z');
+    /// assert_eq!(by_index.iter_visible().collect::<Vec<_>>(), [(1, &'z')]);
     /// ```
-    pub fn iter_visible(&self) -> impl Iterator<Item = (usize, &T)> + '_ {
+    pub fn iter_visible(&self) -> impl Iterator<Item = (K, &T)> + '_ {
         self.slots
             .iter()
             .enumerate()
             .filter(|(_, s)| s.visible)
-            .flat_map(|(i, s)| s.items.iter().map(move |v| (i, v)))
+            .flat_map(|(i, s)| {
+                let key = key_at::<K>(i);
+                s.items.iter().map(move |v| (key, v))
+            })
     }
 
     /// Empties every layer (flags unchanged).
@@ -448,6 +487,40 @@ impl<T, K: LayerKey, A> Layers<T, K, A> {
     /// ```
     pub fn clear(&mut self) {
         self.slots.iter_mut().for_each(|s| s.items.clear());
+    }
+}
+
+/// As many empty, enabled, visible layers as `K` names
+/// ([`LayerKey::COUNT`]), each with `A::default()` as its policy: one per
+/// variant of a [`layer_keys!`](crate::layer_keys!) enum. For key types
+/// that fix no number (`usize`), no layers, as `Vec::default` is empty.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::{layer_keys, remove_when, Layers};
+///
+/// layer_keys!(enum Layer { Actors, Bullets, Effects });
+/// remove_when!(struct Spent for u32: |ttl| *ttl == 0);
+///
+/// let world: Layers<u32, Layer, Spent> = Layers::default();
+/// assert_eq!(world.layer_count(), 3);
+/// assert!(world.is_enabled(Layer::Effects) && world.is_visible(Layer::Effects));
+///
+/// assert_eq!(Layers::<u32>::default().layer_count(), 0);
+/// ```
+impl<T, K: LayerKey, A: Default> Default for Layers<T, K, A> {
+    fn default() -> Self {
+        let count = K::COUNT.unwrap_or(0);
+        Self::from_slots(
+            (0..count)
+                .map(|_| Slot {
+                    items: ReadWriteCollection::default(),
+                    enabled: true,
+                    visible: true,
+                })
+                .collect(),
+        )
     }
 }
 

@@ -5,8 +5,8 @@ use core::fmt;
 use core::marker::PhantomData;
 use core::ops::{Deref, DerefMut};
 
-use super::cursor::{LayerEntry, LayerState, LayersCursor};
-use super::key::LayerKey;
+use super::cursor::{DebugKey, LayerEntry, LayerState, LayersCursor};
+use super::key::{key_at, LayerKey};
 use super::Layers;
 use crate::auto_remove::{AutoRemove, NoAutoRemove};
 use crate::error::CapacityError;
@@ -48,8 +48,15 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     }
 
     /// The closure form of [`cursor_with_sink`](Self::cursor_with_sink):
-    /// calls `f(layer_index, entry)` for every element of every enabled
-    /// layer; every removed element goes to `sink`.
+    /// calls `f(key, entry)` for every element of every enabled layer, with
+    /// the key of its layer, as [`traverse`](Self::traverse) does; every
+    /// removed element goes to `sink`.
+    ///
+    /// # Panics
+    ///
+    /// When it reaches an enabled layer that `K` has no key for (see
+    /// [`LayerKey::from_index`]; never for `usize` or
+    /// [`layer_keys!`](crate::layer_keys!) keys).
     ///
     /// # Examples
     ///
@@ -70,7 +77,7 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     pub fn traverse_with_sink<S, F>(&mut self, sink: S, mut f: F)
     where
         S: FnMut(T),
-        F: FnMut(usize, LayerSinkEntry<'_, T, K, S>),
+        F: FnMut(K, LayerSinkEntry<'_, T, K, S>),
     {
         // One tight loop per layer, as in `traverse`. If `f` or the sink
         // panics, the local cursor completes its layer (running no user
@@ -78,6 +85,7 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
         let mut sink = sink;
         let mut cursor = self.cursor();
         while let Some((layer, mut walk)) = cursor.others.start_next() {
+            let key = key_at::<K>(layer);
             while walk.step_into(&mut sink) {
                 let entry = LayerEntry {
                     entry: walk.held_entry(),
@@ -86,7 +94,7 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
                     _key: PhantomData,
                 };
                 f(
-                    layer,
+                    key,
                     LayerSinkEntry {
                         entry,
                         sink: &mut sink,
@@ -166,10 +174,14 @@ impl<'a, T, K: LayerKey, S: FnMut(T), A: AutoRemove<T>> LayersSinkCursor<'a, T, 
     #[allow(clippy::should_implement_trait)] // lending: cannot be `Iterator::next`
     #[inline]
     pub fn next(&mut self) -> Option<LayerSinkEntry<'_, T, K, S>> {
-        self.next_with_layer().map(|(_, entry)| entry)
+        self.next_at().map(|(_, entry)| entry)
     }
 
-    /// Like [`next`](Self::next), with the entry's layer index.
+    /// Like [`next`](Self::next), with the key of the entry's layer.
+    ///
+    /// # Panics
+    ///
+    /// If `K` has no key for that layer (see [`LayerKey::from_index`]).
     ///
     /// # Examples
     ///
@@ -182,7 +194,14 @@ impl<'a, T, K: LayerKey, S: FnMut(T), A: AutoRemove<T>> LayersSinkCursor<'a, T, 
     /// assert_eq!(cursor.next_with_layer().map(|(i, e)| (i, *e)), Some((1, 4)));
     /// ```
     #[inline]
-    pub fn next_with_layer(&mut self) -> Option<(usize, LayerSinkEntry<'_, T, K, S>)> {
+    #[track_caller]
+    pub fn next_with_layer(&mut self) -> Option<(K, LayerSinkEntry<'_, T, K, S>)> {
+        self.next_at().map(|(layer, entry)| (key_at(layer), entry))
+    }
+
+    /// `next`, with the entry's layer index.
+    #[inline]
+    fn next_at(&mut self) -> Option<(usize, LayerSinkEntry<'_, T, K, S>)> {
         if self.cursor.step_into(&mut self.sink) {
             let (layer, entry) = self.cursor.held();
             Some((
@@ -197,20 +216,27 @@ impl<'a, T, K: LayerKey, S: FnMut(T), A: AutoRemove<T>> LayersSinkCursor<'a, T, 
         }
     }
 
-    /// The index of the layer being walked; see [`LayersCursor::layer`].
+    /// The key of the layer being walked; see [`LayersCursor::layer`].
+    ///
+    /// # Panics
+    ///
+    /// If `K` has no key for that layer (see [`LayerKey::from_index`]).
     ///
     /// # Examples
     ///
     /// ```
-    /// use read_write_collection::Layers;
+    /// use read_write_collection::{layer_keys, Layers};
     ///
-    /// let mut l: Layers<u8> = Layers::new(2);
-    /// l.push(1, 4);
+    /// layer_keys!(enum Layer { Ships, Bullets });
+    ///
+    /// let mut l: Layers<u8, Layer> = Layers::default();
+    /// l.push(Layer::Bullets, 4);
     /// let mut cursor = l.cursor_with_sink(drop);
     /// cursor.next();
-    /// assert_eq!(cursor.layer(), Some(1));
+    /// assert_eq!(cursor.layer(), Some(Layer::Bullets));
     /// ```
-    pub fn layer(&self) -> Option<usize> {
+    #[track_caller]
+    pub fn layer(&self) -> Option<K> {
         self.cursor.layer()
     }
 
@@ -329,12 +355,12 @@ impl<T, K, S: FnMut(T), A: AutoRemove<T>> Drop for LayersSinkCursor<'_, T, K, S,
     }
 }
 
-impl<T, K: LayerKey, S: FnMut(T), A: AutoRemove<T>> fmt::Debug
+impl<T, K: LayerKey + fmt::Debug, S: FnMut(T), A: AutoRemove<T>> fmt::Debug
     for LayersSinkCursor<'_, T, K, S, A>
 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LayersSinkCursor")
-            .field("layer", &self.layer())
+            .field("layer", &self.cursor.layer_index().map(DebugKey::<K>::new))
             .finish_non_exhaustive()
     }
 }
@@ -366,19 +392,30 @@ pub struct LayerSinkEntry<'c, T, K, S> {
 }
 
 impl<'c, T, K: LayerKey, S: FnMut(T)> LayerSinkEntry<'c, T, K, S> {
-    /// The index of the layer this element is in.
+    /// The key of the layer this element is in (the index, for `usize`
+    /// keys).
+    ///
+    /// # Panics
+    ///
+    /// If `K` has no key for that layer (see [`LayerKey::from_index`]).
     ///
     /// # Examples
     ///
     /// ```
-    /// use read_write_collection::Layers;
+    /// use read_write_collection::{layer_keys, Layers};
     ///
-    /// let mut l: Layers<u8> = Layers::new(2);
-    /// l.push(1, 0);
-    /// l.traverse_with_sink(drop, |i, e| assert_eq!(e.layer(), i));
+    /// layer_keys!(enum Layer { Ships, Bullets });
+    ///
+    /// let mut l: Layers<u8, Layer> = Layers::default();
+    /// l.push(Layer::Bullets, 0);
+    /// l.traverse_with_sink(drop, |layer, e| {
+    ///     assert_eq!(layer, Layer::Bullets);
+    ///     assert_eq!(e.layer(), Layer::Bullets);
+    /// });
     /// ```
     #[inline]
-    pub fn layer(&self) -> usize {
+    #[track_caller]
+    pub fn layer(&self) -> K {
         self.entry.layer()
     }
 
@@ -549,10 +586,10 @@ impl<T, K, S> DerefMut for LayerSinkEntry<'_, T, K, S> {
     }
 }
 
-impl<T: fmt::Debug, K, S> fmt::Debug for LayerSinkEntry<'_, T, K, S> {
+impl<T: fmt::Debug, K: LayerKey + fmt::Debug, S> fmt::Debug for LayerSinkEntry<'_, T, K, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LayerSinkEntry")
-            .field("layer", &self.entry.layer)
+            .field("layer", &DebugKey::<K>::new(self.entry.layer))
             .field("value", &*self.entry)
             .finish()
     }
