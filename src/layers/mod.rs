@@ -55,6 +55,8 @@
 
 mod cursor;
 mod key;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod sink;
 
 pub use self::cursor::{LayerEntry, LayersCursor};
