@@ -36,6 +36,32 @@
 //! assert_eq!(ships, [Ship { hp: 5, shooting: false }, Ship { hp: 1, shooting: false }]);
 //! ```
 //!
+//! # The prelude
+//!
+//! [`prelude`] holds the everyday names (the collection types, [`Builder`],
+//! the traits a user implements or calls, [`remove_when!`] and
+//! [`layer_keys!`]) and nothing that shares a name with the standard
+//! library's, rayon's or proptest's preludes, so all of them can be
+//! glob-imported together:
+//!
+//! ```
+//! use read_write_collection::prelude::*;
+//!
+//! layer_keys!(enum Layer { Ships, Bullets });
+//! remove_when!(struct Spent for i32: |ttl| *ttl == 0);
+//!
+//! let mut world: Layers<i32, Layer, Spent> = Layers::default(); // one layer per key
+//! world.push(Layer::Ships, 3);
+//! world.traverse(|layer, mut e| {
+//!     *e -= 1;
+//!     if layer == Layer::Ships {
+//!         e.push_to(Layer::Bullets, 1); // a later layer: visited in this pass
+//!     }
+//! });
+//! assert_eq!(world.layer(Layer::Ships), &[2]);
+//! assert!(world.layer(Layer::Bullets).is_empty()); // ttl 0 in the same pass: removed
+//! ```
+//!
 //! # Which type do I want?
 //!
 //! | you have | use |
@@ -45,7 +71,7 @@
 //! | a hard cap (particles, bullets) | [`ReadWriteCollection::bounded`] with `try_push` |
 //! | elements that expire on their own (a TTL, a dead flag) | [`ReadWriteCollection::with_auto_remove`] (+ [`with_removal_hook`](ReadWriteCollection::with_removal_hook)) |
 //! | an event queue: handling an event emits events for the *next* frame, other threads push too | [`BufferedCollection`] with [`commit`](BufferedCollection::commit) and [`Producer`]s |
-//! | several lists updated and drawn in a fixed order, some paused or hidden | [`Layers`] |
+//! | several lists updated and drawn in a fixed order, some paused or hidden | [`Layers`], keyed by an enum from [`layer_keys!`] |
 //!
 //! # Ordering guarantees
 //!
@@ -338,8 +364,10 @@
 //! * `std` (default): [`Producer`] handles for [`BufferedCollection`], the
 //!   cursor's predicate check on drop, `std::error::Error` for
 //!   [`ProducerClosed`]. Without it the crate is `#![no_std]` + `alloc`.
-//! * `serde`: `Serialize`/`Deserialize` for the collections, as sequences.
-//! * `arbitrary`: `arbitrary::Arbitrary` for the collections (fuzzing).
+//! * `serde`: `Serialize`/`Deserialize` for the collections, as sequences
+//!   ([`Layers`]: one `{ enabled, visible, items }` per layer).
+//! * `arbitrary`: `arbitrary::Arbitrary` for the collections and [`Layers`]
+//!   (fuzzing).
 //! * `quickcheck`: `quickcheck::Arbitrary` for the collections (implies `std`).
 //! * `rayon`: [`ReadWriteCollection::par_traverse`], a pass that removes and
 //!   pushes on all cores with the serial pass's result (implies `std`; see
@@ -371,6 +399,7 @@ mod loom_tests;
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub mod parallel;
+pub mod prelude;
 #[cfg(feature = "std")]
 mod producer;
 #[cfg(feature = "proptest")]
