@@ -123,7 +123,11 @@ impl<T, A: Clone> ReadWriteCollection<T, A> {
     ///
     /// This is the way to keep a bound or a mode in a
     /// `#[derive(Arbitrary)]` type: `#[arbitrary(with = …)]` takes a
-    /// closure.
+    /// closure. The template must have the field's type: for a field with
+    /// a policy (`ReadWriteCollection<T, Spent>`),
+    /// `ReadWriteCollection::bounded(16)` is a `ReadWriteCollection<T>`,
+    /// so build the template with [`Builder`](crate::Builder), which sets
+    /// the bound, the mode and the policy together (second example).
     ///
     /// # Errors
     ///
@@ -148,6 +152,31 @@ impl<T, A: Clone> ReadWriteCollection<T, A> {
     /// assert_eq!(world.particles.max_len(), Some(4));
     /// assert!(world.particles.len() <= 4);
     /// assert_eq!(world.bullets.mode(), Mode::Unordered);
+    /// ```
+    ///
+    /// A field whose type has a policy:
+    ///
+    /// ```
+    /// use arbitrary::{Arbitrary, Unstructured};
+    /// use read_write_collection::{remove_when, Builder, Mode, ReadWriteCollection};
+    ///
+    /// remove_when!(struct Spent for u32: |ttl| *ttl == 0);
+    ///
+    /// #[derive(Arbitrary, Debug)]
+    /// struct World {
+    ///     #[arbitrary(with = |u: &mut Unstructured| {
+    ///         Builder::new().bounded(16).unordered().policy(Spent).build().arbitrary_like(u)
+    ///     })]
+    ///     sparks: ReadWriteCollection<u32, Spent>,
+    /// }
+    ///
+    /// let mut world = World::arbitrary(&mut Unstructured::new(&[1; 256])).unwrap();
+    /// assert_eq!(world.sparks.max_len(), Some(16));
+    /// assert_eq!(world.sparks.mode(), Mode::Unordered);
+    /// world.sparks.clear();
+    /// world.sparks.extend([0, 3]);
+    /// world.sparks.prune(); // the policy came with the template
+    /// assert_eq!(world.sparks, [3]);
     /// ```
     pub fn arbitrary_like<'a>(&self, u: &mut Unstructured<'a>) -> Result<Self>
     where

@@ -70,7 +70,7 @@ use crate::layers::{LayerKey, Layers};
 /// type `bool`, `ARG: &TYPE`) as `should_remove`. With the `rayon` feature
 /// it also implements `ParAutoRemove<TYPE>` with the same `EXPR` (the
 /// predicate only reads `&TYPE`), so the collection can
-/// [`par_traverse`](crate::ReadWriteCollection::par_traverse) too.
+/// `par_traverse` too.
 /// Attributes and doc comments before `struct` are kept.
 ///
 /// Compared with the other ways to give a predicate:

@@ -239,7 +239,7 @@
 //! | framework (feature) | default settings, `A::default()` policy | given settings |
 //! | --- | --- | --- |
 //! | `arbitrary` | `Arbitrary` impls | `template.arbitrary_like(u)`, through `#[arbitrary(with = …)]` |
-//! | `quickcheck` | `Arbitrary` impls (`shrink` keeps the settings of the value shrunk) | `template.quickcheck_like(g)` |
+//! | `quickcheck` | `Arbitrary` impls (`shrink` keeps the settings of the value shrunk) | `template.quickcheck_like(g)`; shrink with `c.quickcheck_shrink()`, which needs no `A: Default` |
 //! | `proptest` | `any::<ReadWriteCollection<T, A>>()` (and the other types) | `proptest::bounded(element, max, size)`, `proptest::like(&template, element, size)` |
 //! | `serde` | `Deserialize::deserialize` | `Deserialize::deserialize_in_place` keeps the target's |
 //!
@@ -251,7 +251,9 @@
 #![cfg_attr(feature = "arbitrary", doc = "```")]
 #![cfg_attr(not(feature = "arbitrary"), doc = "```ignore")]
 //! use arbitrary::{Arbitrary, Unstructured};
-//! use read_write_collection::{Mode, ReadWriteCollection};
+//! use read_write_collection::{remove_when, Builder, Mode, ReadWriteCollection};
+//!
+//! remove_when!(struct Spent for u8: |ttl| *ttl == 0);
 //!
 //! #[derive(Arbitrary, Debug)]
 //! struct World {
@@ -261,12 +263,17 @@
 //!     #[arbitrary(with = |u: &mut Unstructured| ReadWriteCollection::unordered().arbitrary_like(u))]
 //!     bullets: ReadWriteCollection<u16>,
 //!     names: ReadWriteCollection<String>, // defaults: unbounded, ordered
+//!     // A field with a policy needs a template of its type: the `Builder`
+//!     // sets bound, mode and policy together.
+//!     #[arbitrary(with = |u: &mut Unstructured| Builder::new().bounded(32).policy(Spent).build().arbitrary_like(u))]
+//!     sparks: ReadWriteCollection<u8, Spent>,
 //! }
 //!
 //! let world = World::arbitrary(&mut Unstructured::new(&[7; 1000])).unwrap();
 //! assert_eq!(world.particles.max_len(), Some(64));
 //! assert!(world.particles.len() <= 64);
 //! assert_eq!(world.bullets.mode(), Mode::Unordered);
+//! assert_eq!(world.sparks.max_len(), Some(32));
 //! ```
 //!
 //! ## A proptest strategy
@@ -286,6 +293,13 @@
 //!     prop_assert_eq!(c.max_len(), Some(16));
 //! });
 //! ```
+//!
+//! When a property fails, proptest prints the minimal input's `Debug`: a
+//! collection with default settings prints like a `Vec`, one with a bound,
+//! [`Mode::Unordered`] or a [`ShrinkPolicy`] prints them too
+//! (`ReadWriteCollection { items: [200], max_len: 16, mode: Unordered }`),
+//! so the report is enough to rebuild the input (see the `proptest`
+//! module).
 //!
 //! ## A quickcheck property
 //!

@@ -21,6 +21,36 @@
 //!     prop_assert_eq!(c.len(), 8);
 //! });
 //! ```
+//!
+//! # Failure reports
+//!
+//! proptest reports the minimal failing input with its `Debug` form. A
+//! collection with non-default settings prints them after its elements
+//! (see [`ReadWriteCollection`]'s `Debug`), so the report alone is enough
+//! to rebuild the input (`Builder::new().bounded(16).unordered()`, then
+//! the items):
+//!
+//! ```
+//! use proptest::prelude::*;
+//! use proptest::test_runner::{Config, TestRunner};
+//! use read_write_collection::proptest::like;
+//! use read_write_collection::{Builder, ReadWriteCollection};
+//!
+//! let template: ReadWriteCollection<u8> = Builder::new().bounded(16).unordered().build();
+//! let mut runner = TestRunner::new(Config { failure_persistence: None, ..Config::default() });
+//! let report = runner
+//!     .run(&like(&template, any::<u8>(), 0..=16), |c| {
+//!         prop_assert!(c.iter().all(|&n| n < 200));
+//!         Ok(())
+//!     })
+//!     .unwrap_err()
+//!     .to_string();
+//! // The minimal failing input: one element of 200, and the settings.
+//! assert!(report.contains("minimal failing input: ReadWriteCollection {"), "{report}");
+//! assert!(report.contains("items: [\n        200,\n    ],"), "{report}");
+//! assert!(report.contains("max_len: 16,"), "{report}");
+//! assert!(report.contains("mode: Unordered,"), "{report}");
+//! ```
 
 use alloc::vec::Vec;
 use core::fmt;

@@ -20,6 +20,13 @@ use crate::{AutoRemove, BufferedCollection, ReadWriteCollection};
 /// length, mode, shrink policy, a clone of its auto-remove policy), so a
 /// failing bounded input shrinks to smaller bounded inputs.
 ///
+/// This impl needs `A: Default` to generate. For a policy without one (a
+/// `fn` pointer, a closure's type), wrap the collection in your own type,
+/// generate with [`quickcheck_like`](ReadWriteCollection::quickcheck_like)
+/// and shrink with
+/// [`quickcheck_shrink`](ReadWriteCollection::quickcheck_shrink), which
+/// needs no `Default` (see its example).
+///
 /// # Examples
 ///
 /// ```
