@@ -28,29 +28,15 @@
 //! cargo run --release --example bullet_hell -- 200   # 200 frames
 //! ```
 
-use read_write_collection::layers::LayerKey;
-use read_write_collection::{remove_when, Builder, Layers, ReadWriteCollection};
+use read_write_collection::{layer_keys, remove_when, Builder, Layers, ReadWriteCollection};
 
 const DEFAULT_FRAMES: u32 = 20;
 const SPARK_CAP: usize = 24;
 const ARENA: i32 = 400;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Layer {
-    Guns,
-    Enemies,
-    Bullets,
-    Sparks,
-}
-
-impl Layer {
-    const ALL: [Layer; 4] = [Layer::Guns, Layer::Enemies, Layer::Bullets, Layer::Sparks];
-}
-
-impl LayerKey for Layer {
-    fn index(self) -> usize {
-        self as usize
-    }
+layer_keys! {
+    /// The layers, in update and draw order.
+    enum Layer { Guns, Enemies, Bullets, Sparks }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -28,8 +28,7 @@
 //! cargo run --release --example entity_list -- 200   # 200 frames
 //! ```
 
-use read_write_collection::layers::LayerKey;
-use read_write_collection::{remove_when, Builder, Layers};
+use read_write_collection::{layer_keys, remove_when, Builder, Layers};
 
 const DEFAULT_FRAMES: u32 = 30;
 const STARS: u32 = 64;
@@ -37,27 +36,9 @@ const FIRST_SHIPS: u32 = 24;
 const PARTICLE_CAP: usize = 160;
 const ARENA: i32 = 1000;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Layer {
-    Background,
-    Actors,
-    Bullets,
-    Particles,
-}
-
-impl Layer {
-    const ALL: [Layer; 4] = [
-        Layer::Background,
-        Layer::Actors,
-        Layer::Bullets,
-        Layer::Particles,
-    ];
-}
-
-impl LayerKey for Layer {
-    fn index(self) -> usize {
-        self as usize
-    }
+layer_keys! {
+    /// The layers, in update and draw order.
+    enum Layer { Background, Actors, Bullets, Particles }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 
 use arbitrary::{Arbitrary, Result, Unstructured};
 
+use crate::layers::{LayerKey, Layers, Slot};
 use crate::{AutoRemove, BufferedCollection, ReadWriteCollection};
 
 /// Generates the elements exactly as `Vec<T>` does (the same bytes give the
@@ -122,7 +123,11 @@ impl<T, A: Clone> ReadWriteCollection<T, A> {
     ///
     /// This is the way to keep a bound or a mode in a
     /// `#[derive(Arbitrary)]` type: `#[arbitrary(with = …)]` takes a
-    /// closure.
+    /// closure. The template must have the field's type: for a field with
+    /// a policy (`ReadWriteCollection<T, Spent>`),
+    /// `ReadWriteCollection::bounded(16)` is a `ReadWriteCollection<T>`,
+    /// so build the template with [`Builder`](crate::Builder), which sets
+    /// the bound, the mode and the policy together (second example).
     ///
     /// # Errors
     ///
@@ -148,6 +153,31 @@ impl<T, A: Clone> ReadWriteCollection<T, A> {
     /// assert!(world.particles.len() <= 4);
     /// assert_eq!(world.bullets.mode(), Mode::Unordered);
     /// ```
+    ///
+    /// A field whose type has a policy:
+    ///
+    /// ```
+    /// use arbitrary::{Arbitrary, Unstructured};
+    /// use read_write_collection::{remove_when, Builder, Mode, ReadWriteCollection};
+    ///
+    /// remove_when!(struct Spent for u32: |ttl| *ttl == 0);
+    ///
+    /// #[derive(Arbitrary, Debug)]
+    /// struct World {
+    ///     #[arbitrary(with = |u: &mut Unstructured| {
+    ///         Builder::new().bounded(16).unordered().policy(Spent).build().arbitrary_like(u)
+    ///     })]
+    ///     sparks: ReadWriteCollection<u32, Spent>,
+    /// }
+    ///
+    /// let mut world = World::arbitrary(&mut Unstructured::new(&[1; 256])).unwrap();
+    /// assert_eq!(world.sparks.max_len(), Some(16));
+    /// assert_eq!(world.sparks.mode(), Mode::Unordered);
+    /// world.sparks.clear();
+    /// world.sparks.extend([0, 3]);
+    /// world.sparks.prune(); // the policy came with the template
+    /// assert_eq!(world.sparks, [3]);
+    /// ```
     pub fn arbitrary_like<'a>(&self, u: &mut Unstructured<'a>) -> Result<Self>
     where
         T: Arbitrary<'a>,
@@ -163,5 +193,59 @@ impl<T, A: Clone> ReadWriteCollection<T, A> {
             }
         }
         Ok(c)
+    }
+}
+
+/// Generates exactly [`K::COUNT`](crate::LayerKey::COUNT) layers when the
+/// key fixes the number (one per variant of a
+/// [`layer_keys!`](crate::layer_keys!) enum), one to four otherwise
+/// (`usize` keys). For each layer, in order: whether it is enabled, whether
+/// it is visible, then its elements as a [`ReadWriteCollection`] generates
+/// them (with `A::default()` as its policy).
+///
+/// # Examples
+///
+/// ```
+/// use arbitrary::{Arbitrary, Unstructured};
+/// use read_write_collection::{layer_keys, Layers};
+///
+/// layer_keys!(enum Layer { Ground, Ships, Hud });
+///
+/// let layers = Layers::<u8, Layer>::arbitrary(&mut Unstructured::new(&[0; 8])).unwrap();
+/// assert_eq!(layers.layer_count(), 3);
+/// assert!(layers.layer(Layer::Hud).is_empty());
+///
+/// // Flags come from the data: here every layer is disabled and hidden.
+/// assert!(!layers.is_enabled(Layer::Ships) && !layers.is_visible(Layer::Ships));
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
+impl<'a, T, K, A> Arbitrary<'a> for Layers<T, K, A>
+where
+    T: Arbitrary<'a>,
+    K: LayerKey,
+    A: AutoRemove<T> + Default,
+{
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        let count = match K::COUNT {
+            Some(n) => n,
+            None => u.int_in_range(1..=4)?,
+        };
+        let mut slots = Vec::with_capacity(count);
+        for _ in 0..count {
+            let enabled = u.arbitrary()?;
+            let visible = u.arbitrary()?;
+            slots.push(Slot {
+                items: ReadWriteCollection::arbitrary(u)?,
+                enabled,
+                visible,
+            });
+        }
+        Ok(Layers::from_slots(slots))
+    }
+
+    #[inline]
+    fn size_hint(_depth: usize) -> (usize, Option<usize>) {
+        // Data that runs out gives empty, disabled, hidden layers.
+        (0, None)
     }
 }

@@ -67,8 +67,11 @@ use crate::layers::{LayerKey, Layers};
 /// `remove_when!(VIS struct NAME for TYPE: |ARG| EXPR);` defines
 /// `VIS struct NAME;` (`Clone`, `Copy`, `Debug`, `Default`, `PartialEq`,
 /// `Eq`, `Hash`) and implements `AutoRemove<TYPE>` for it, with `EXPR` (of
-/// type `bool`, `ARG: &TYPE`) as `should_remove`. Attributes and doc
-/// comments before `struct` are kept.
+/// type `bool`, `ARG: &TYPE`) as `should_remove`. With the `rayon` feature
+/// it also implements `ParAutoRemove<TYPE>` with the same `EXPR` (the
+/// predicate only reads `&TYPE`), so the collection can
+/// `par_traverse` too.
+/// Attributes and doc comments before `struct` are kept.
 ///
 /// Compared with the other ways to give a predicate:
 ///
@@ -96,6 +99,20 @@ use crate::layers::{LayerKey, Layers};
 /// assert_eq!(enemies.prune(), 1);
 /// assert_eq!(core::mem::size_of::<Dead>(), 0);
 /// ```
+///
+/// The same predicate in a parallel pass (feature `rayon`):
+///
+#[cfg_attr(feature = "rayon", doc = "```")]
+#[cfg_attr(not(feature = "rayon"), doc = "```ignore")]
+/// use read_write_collection::{remove_when, Builder, ReadWriteCollection};
+///
+/// remove_when!(struct Spent for u32: |ttl| *ttl == 0);
+///
+/// let mut sparks: ReadWriteCollection<u32, Spent> = Builder::new().policy(Spent).build();
+/// sparks.extend([0, 1, 2, 0, 3]);
+/// sparks.par_traverse(|mut ttl| *ttl -= 1); // reached 0: removed when the pass moves on
+/// assert_eq!(sparks, [1, 2]);
+/// ```
 #[macro_export]
 macro_rules! remove_when {
     ($(#[$meta:meta])* $vis:vis struct $name:ident for $t:ty : |$arg:ident| $body:expr $(;)?) => {
@@ -109,7 +126,33 @@ macro_rules! remove_when {
                 $body
             }
         }
+
+        $crate::__remove_when_par! { $name, $t, |$arg| $body }
     };
+}
+
+/// `remove_when!`'s `ParAutoRemove` impl: chosen by this crate's `rayon`
+/// feature (a `cfg` inside `remove_when!` would test the user's crate).
+#[cfg(feature = "rayon")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __remove_when_par {
+    ($name:ident, $t:ty, |$arg:ident| $body:expr) => {
+        impl $crate::ParAutoRemove<$t> for $name {
+            #[inline]
+            fn should_remove_shared(&self, $arg: &$t) -> bool {
+                $body
+            }
+        }
+    };
+}
+
+/// Without the `rayon` feature there is no `ParAutoRemove` to implement.
+#[cfg(not(feature = "rayon"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __remove_when_par {
+    ($($ignored:tt)*) => {};
 }
 
 /// Configures a [`ReadWriteCollection`] (or every layer of a [`Layers`])
@@ -401,11 +444,13 @@ impl<T, A: AutoRemove<T>> Builder<T, A> {
     }
 
     /// `count` layers configured alike (each with a clone of the policy),
-    /// enabled and visible.
+    /// enabled and visible. For a [`layer_keys!`](crate::layer_keys!) key,
+    /// `count` is `Key::ALL.len()`.
     ///
     /// # Panics
     ///
-    /// As [`build`](Self::build).
+    /// As [`build`](Self::build), and if `K` fixes another number of
+    /// layers ([`LayerKey::COUNT`]).
     ///
     /// # Examples
     ///
@@ -420,6 +465,11 @@ impl<T, A: AutoRemove<T>> Builder<T, A> {
     /// world.traverse(|_, _| {});
     /// assert_eq!(world.layer(2), &[5]);
     /// assert_eq!(world.layer(0).max_len(), Some(64));
+    ///
+    /// // With keys that name the layers:
+    /// read_write_collection::layer_keys!(enum Layer { Ships, Sparks });
+    /// let sky: Layers<u32, Layer, Spent> = Builder::new().policy(Spent).build_layers(Layer::ALL.len());
+    /// assert_eq!(sky.layer(Layer::Sparks).len(), 0);
     /// ```
     #[track_caller]
     pub fn build_layers<K: LayerKey>(self, count: usize) -> Layers<T, K, A>

@@ -1209,9 +1209,47 @@ impl<T: Clone, A: Clone> Clone for ReadWriteCollection<T, A> {
     }
 }
 
+/// Prints like a `Vec` (`[1, 2]`) when the collection has the default
+/// settings (unbounded, [`Mode::Ordered`], no [`ShrinkPolicy`]). Otherwise
+/// the settings that differ follow the elements, so that a failure report
+/// (proptest and quickcheck print the failing input's `Debug`) is enough
+/// to rebuild the input: `ReadWriteCollection { items: [1, 2], max_len: 16,
+/// mode: Unordered, shrink_policy: … }`, each setting present only when it
+/// is not the default. The auto-remove policy is not printed.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::{Builder, ReadWriteCollection};
+///
+/// let plain: ReadWriteCollection<&str> = ["a", "b"].into();
+/// assert_eq!(format!("{plain:?}"), r#"["a", "b"]"#);
+///
+/// let mut capped: ReadWriteCollection<u8> = Builder::new().bounded(16).unordered().build();
+/// capped.extend([1, 2]);
+/// assert_eq!(
+///     format!("{capped:?}"),
+///     "ReadWriteCollection { items: [1, 2], max_len: 16, mode: Unordered }"
+/// );
+/// ```
 impl<T: fmt::Debug, A> fmt::Debug for ReadWriteCollection<T, A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
+        let (max, mode, shrink) = (self.max_len(), self.mode(), self.shrink_policy());
+        if max.is_none() && mode == Mode::Ordered && shrink.is_none() {
+            return f.debug_list().entries(self.iter()).finish();
+        }
+        let mut d = f.debug_struct("ReadWriteCollection");
+        d.field("items", &self.as_slice());
+        if let Some(max) = max {
+            d.field("max_len", &max);
+        }
+        if mode != Mode::Ordered {
+            d.field("mode", &mode);
+        }
+        if let Some(shrink) = shrink {
+            d.field("shrink_policy", &shrink);
+        }
+        d.finish()
     }
 }
 

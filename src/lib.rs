@@ -36,6 +36,32 @@
 //! assert_eq!(ships, [Ship { hp: 5, shooting: false }, Ship { hp: 1, shooting: false }]);
 //! ```
 //!
+//! # The prelude
+//!
+//! [`prelude`] holds the everyday names (the collection types, [`Builder`],
+//! the traits a user implements or calls, [`remove_when!`] and
+//! [`layer_keys!`]) and nothing that shares a name with the standard
+//! library's, rayon's or proptest's preludes, so all of them can be
+//! glob-imported together:
+//!
+//! ```
+//! use read_write_collection::prelude::*;
+//!
+//! layer_keys!(enum Layer { Ships, Bullets });
+//! remove_when!(struct Spent for i32: |ttl| *ttl == 0);
+//!
+//! let mut world: Layers<i32, Layer, Spent> = Layers::default(); // one layer per key
+//! world.push(Layer::Ships, 3);
+//! world.traverse(|layer, mut e| {
+//!     *e -= 1;
+//!     if layer == Layer::Ships {
+//!         e.push_to(Layer::Bullets, 1); // a later layer: visited in this pass
+//!     }
+//! });
+//! assert_eq!(world.layer(Layer::Ships), &[2]);
+//! assert!(world.layer(Layer::Bullets).is_empty()); // ttl 0 in the same pass: removed
+//! ```
+//!
 //! # Which type do I want?
 //!
 //! | you have | use |
@@ -45,7 +71,7 @@
 //! | a hard cap (particles, bullets) | [`ReadWriteCollection::bounded`] with `try_push` |
 //! | elements that expire on their own (a TTL, a dead flag) | [`ReadWriteCollection::with_auto_remove`] (+ [`with_removal_hook`](ReadWriteCollection::with_removal_hook)) |
 //! | an event queue: handling an event emits events for the *next* frame, other threads push too | [`BufferedCollection`] with [`commit`](BufferedCollection::commit) and [`Producer`]s |
-//! | several lists updated and drawn in a fixed order, some paused or hidden | [`Layers`] |
+//! | several lists updated and drawn in a fixed order, some paused or hidden | [`Layers`], keyed by an enum from [`layer_keys!`] |
 //!
 //! # Ordering guarantees
 //!
@@ -213,7 +239,7 @@
 //! | framework (feature) | default settings, `A::default()` policy | given settings |
 //! | --- | --- | --- |
 //! | `arbitrary` | `Arbitrary` impls | `template.arbitrary_like(u)`, through `#[arbitrary(with = …)]` |
-//! | `quickcheck` | `Arbitrary` impls (`shrink` keeps the settings of the value shrunk) | `template.quickcheck_like(g)` |
+//! | `quickcheck` | `Arbitrary` impls (`shrink` keeps the settings of the value shrunk) | `template.quickcheck_like(g)`; shrink with `c.quickcheck_shrink()`, which needs no `A: Default` |
 //! | `proptest` | `any::<ReadWriteCollection<T, A>>()` (and the other types) | `proptest::bounded(element, max, size)`, `proptest::like(&template, element, size)` |
 //! | `serde` | `Deserialize::deserialize` | `Deserialize::deserialize_in_place` keeps the target's |
 //!
@@ -225,7 +251,9 @@
 #![cfg_attr(feature = "arbitrary", doc = "```")]
 #![cfg_attr(not(feature = "arbitrary"), doc = "```ignore")]
 //! use arbitrary::{Arbitrary, Unstructured};
-//! use read_write_collection::{Mode, ReadWriteCollection};
+//! use read_write_collection::{remove_when, Builder, Mode, ReadWriteCollection};
+//!
+//! remove_when!(struct Spent for u8: |ttl| *ttl == 0);
 //!
 //! #[derive(Arbitrary, Debug)]
 //! struct World {
@@ -235,12 +263,17 @@
 //!     #[arbitrary(with = |u: &mut Unstructured| ReadWriteCollection::unordered().arbitrary_like(u))]
 //!     bullets: ReadWriteCollection<u16>,
 //!     names: ReadWriteCollection<String>, // defaults: unbounded, ordered
+//!     // A field with a policy needs a template of its type: the `Builder`
+//!     // sets bound, mode and policy together.
+//!     #[arbitrary(with = |u: &mut Unstructured| Builder::new().bounded(32).policy(Spent).build().arbitrary_like(u))]
+//!     sparks: ReadWriteCollection<u8, Spent>,
 //! }
 //!
 //! let world = World::arbitrary(&mut Unstructured::new(&[7; 1000])).unwrap();
 //! assert_eq!(world.particles.max_len(), Some(64));
 //! assert!(world.particles.len() <= 64);
 //! assert_eq!(world.bullets.mode(), Mode::Unordered);
+//! assert_eq!(world.sparks.max_len(), Some(32));
 //! ```
 //!
 //! ## A proptest strategy
@@ -260,6 +293,13 @@
 //!     prop_assert_eq!(c.max_len(), Some(16));
 //! });
 //! ```
+//!
+//! When a property fails, proptest prints the minimal input's `Debug`: a
+//! collection with default settings prints like a `Vec`, one with a bound,
+//! [`Mode::Unordered`] or a [`ShrinkPolicy`] prints them too
+//! (`ReadWriteCollection { items: [200], max_len: 16, mode: Unordered }`),
+//! so the report is enough to rebuild the input (see the `proptest`
+//! module).
 //!
 //! ## A quickcheck property
 //!
@@ -338,8 +378,10 @@
 //! * `std` (default): [`Producer`] handles for [`BufferedCollection`], the
 //!   cursor's predicate check on drop, `std::error::Error` for
 //!   [`ProducerClosed`]. Without it the crate is `#![no_std]` + `alloc`.
-//! * `serde`: `Serialize`/`Deserialize` for the collections, as sequences.
-//! * `arbitrary`: `arbitrary::Arbitrary` for the collections (fuzzing).
+//! * `serde`: `Serialize`/`Deserialize` for the collections, as sequences
+//!   ([`Layers`]: one `{ enabled, visible, items }` per layer).
+//! * `arbitrary`: `arbitrary::Arbitrary` for the collections and [`Layers`]
+//!   (fuzzing).
 //! * `quickcheck`: `quickcheck::Arbitrary` for the collections (implies `std`).
 //! * `rayon`: [`ReadWriteCollection::par_traverse`], a pass that removes and
 //!   pushes on all cores with the serial pass's result (implies `std`; see
@@ -371,6 +413,7 @@ mod loom_tests;
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub mod parallel;
+pub mod prelude;
 #[cfg(feature = "std")]
 mod producer;
 #[cfg(feature = "proptest")]

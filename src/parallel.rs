@@ -58,8 +58,9 @@ pub const PAR_MIN_LEN: usize = if cfg!(miri) { 16 } else { 8192 };
 /// The removal hook ([`AutoRemove::removed`]) still runs on one thread,
 /// after the workers.
 ///
-/// Implemented by [`NoAutoRemove`], by `Fn(&T) -> bool + Sync` closures and
-/// by [`WithHook`] over such a predicate.
+/// Implemented by [`NoAutoRemove`], by `Fn(&T) -> bool + Sync` closures,
+/// by every [`remove_when!`](crate::remove_when!) predicate and by
+/// [`WithHook`] over any of these.
 ///
 /// # Examples
 ///

@@ -21,6 +21,36 @@
 //!     prop_assert_eq!(c.len(), 8);
 //! });
 //! ```
+//!
+//! # Failure reports
+//!
+//! proptest reports the minimal failing input with its `Debug` form. A
+//! collection with non-default settings prints them after its elements
+//! (see [`ReadWriteCollection`]'s `Debug`), so the report alone is enough
+//! to rebuild the input (`Builder::new().bounded(16).unordered()`, then
+//! the items):
+//!
+//! ```
+//! use proptest::prelude::*;
+//! use proptest::test_runner::{Config, TestRunner};
+//! use read_write_collection::proptest::like;
+//! use read_write_collection::{Builder, ReadWriteCollection};
+//!
+//! let template: ReadWriteCollection<u8> = Builder::new().bounded(16).unordered().build();
+//! let mut runner = TestRunner::new(Config { failure_persistence: None, ..Config::default() });
+//! let report = runner
+//!     .run(&like(&template, any::<u8>(), 0..=16), |c| {
+//!         prop_assert!(c.iter().all(|&n| n < 200));
+//!         Ok(())
+//!     })
+//!     .unwrap_err()
+//!     .to_string();
+//! // The minimal failing input: one element of 200, and the settings.
+//! assert!(report.contains("minimal failing input: ReadWriteCollection {"), "{report}");
+//! assert!(report.contains("items: [\n        200,\n    ],"), "{report}");
+//! assert!(report.contains("max_len: 16,"), "{report}");
+//! assert!(report.contains("mode: Unordered,"), "{report}");
+//! ```
 
 use alloc::vec::Vec;
 use core::fmt;
@@ -30,7 +60,7 @@ use ::proptest::collection::{vec, SizeRange, VecStrategy, VecValueTree};
 use ::proptest::strategy::{Map, NewTree, Strategy, ValueTree};
 use ::proptest::test_runner::TestRunner;
 
-use crate::layers::LayerKey;
+use crate::layers::{LayerKey, Slot};
 use crate::{AutoRemove, BufferedCollection, Layers, NoAutoRemove, ReadWriteCollection};
 
 /// The strategy of [`collection`], [`bounded`] and [`like`]: collections of
@@ -313,16 +343,43 @@ fn build_buffered<T, A: AutoRemove<T> + Default>(
     c
 }
 
-/// Generates one to four layers, all enabled and visible, each an
-/// arbitrary [`ReadWriteCollection`] (the parameters are its
-/// parameters). Shrinks the number of layers and each layer.
+/// One generated layer: its elements, and whether it is *disabled* and
+/// *hidden* (so that shrinking, which turns `true` into `false`, moves
+/// toward enabled, visible layers).
+type LayerParts<T, A> = (ReadWriteCollection<T, A>, bool, bool);
+
+/// The strategy of `any::<Layers<T, K, A>>()`.
+#[allow(clippy::type_complexity)]
+type LayersStrategy<T, K, A> = Map<
+    VecStrategy<(
+        CollectionStrategy<<T as Arbitrary>::Strategy, A>,
+        ::proptest::bool::Any,
+        ::proptest::bool::Any,
+    )>,
+    fn(Vec<LayerParts<T, A>>) -> Layers<T, K, A>,
+>;
+
+/// Generates exactly [`K::COUNT`](LayerKey::COUNT) layers when the key
+/// fixes the number (one per variant of a
+/// [`layer_keys!`](crate::layer_keys!) enum), one to four otherwise
+/// (`usize` keys). Each layer is an arbitrary [`ReadWriteCollection`]
+/// (the parameters are its parameters) and is enabled and visible or not,
+/// so properties reach disabled and hidden layers. Shrinks each layer's
+/// elements, the flags toward enabled and visible, and (when the key does
+/// not fix it) the number of layers.
 ///
 /// # Examples
 ///
 /// ```
 /// use proptest::prelude::*;
-/// use read_write_collection::Layers;
+/// use read_write_collection::{layer_keys, Layers};
 ///
+/// layer_keys!(enum Layer { Background, Actors, Hud });
+///
+/// proptest!(|(layers in any::<Layers<u8, Layer>>())| {
+///     prop_assert_eq!(layers.layer_count(), 3);
+///     let _ = layers.layer(Layer::Hud); // always there
+/// });
 /// proptest!(|(layers in any::<Layers<u8>>())| {
 ///     prop_assert!((1..=4).contains(&layers.layer_count()));
 /// });
@@ -335,14 +392,31 @@ where
     A: AutoRemove<T> + Default,
 {
     type Parameters = (SizeRange, T::Parameters);
-    #[allow(clippy::type_complexity)]
-    type Strategy = Map<
-        VecStrategy<CollectionStrategy<T::Strategy, A>>,
-        fn(Vec<ReadWriteCollection<T, A>>) -> Self,
-    >;
+    type Strategy = LayersStrategy<T, K, A>;
 
     fn arbitrary_with(args: Self::Parameters) -> Self::Strategy {
-        vec(ReadWriteCollection::<T, A>::arbitrary_with(args), 1..=4)
-            .prop_map(Layers::from_collections as fn(Vec<ReadWriteCollection<T, A>>) -> Self)
+        let count: SizeRange = match K::COUNT {
+            Some(n) => (n..=n).into(),
+            None => (1..=4).into(),
+        };
+        let layer = (
+            ReadWriteCollection::<T, A>::arbitrary_with(args),
+            ::proptest::bool::ANY,
+            ::proptest::bool::ANY,
+        );
+        vec(layer, count).prop_map(build_layers::<T, K, A> as fn(Vec<LayerParts<T, A>>) -> Self)
     }
+}
+
+fn build_layers<T, K: LayerKey, A>(parts: Vec<LayerParts<T, A>>) -> Layers<T, K, A> {
+    let slots = parts
+        .into_iter()
+        .map(|(items, disabled, hidden)| Slot {
+            items,
+            enabled: !disabled,
+            visible: !hidden,
+        })
+        .collect();
+    // The size range is `K::COUNT` when the key fixes one.
+    Layers::from_slots(slots)
 }

@@ -475,7 +475,7 @@ impl EntryOps for LayerEntry<'_, Elem> {
     }
 }
 
-impl<S: FnMut(Elem)> EntryOps for LayerSinkEntry<'_, Elem, S> {
+impl<S: FnMut(Elem)> EntryOps for LayerSinkEntry<'_, Elem, usize, S> {
     fn layer_index(&self) -> usize {
         self.layer()
     }
@@ -590,12 +590,12 @@ impl CursorOps for LayersCursor<'_, Elem> {
     }
 }
 
-impl<S: FnMut(Elem)> CursorOps for LayersSinkCursor<'_, Elem, S> {
+impl<S: FnMut(Elem)> CursorOps for LayersSinkCursor<'_, Elem, usize, S> {
     type Entry<'e>
-        = LayerSinkEntry<'e, Elem, S>
+        = LayerSinkEntry<'e, Elem, usize, S>
     where
         Self: 'e;
-    fn next_entry(&mut self, alt: bool) -> Option<(usize, LayerSinkEntry<'_, Elem, S>)> {
+    fn next_entry(&mut self, alt: bool) -> Option<(usize, LayerSinkEntry<'_, Elem, usize, S>)> {
         if alt {
             self.next().map(|e| (e.layer(), e))
         } else {

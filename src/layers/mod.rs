@@ -1,0 +1,564 @@
+//! Layers: a fixed, ordered set of collections that one cursor walks in
+//! layer order — update order and draw order for games.
+//!
+//! Each layer is a [`ReadWriteCollection`] with an *enabled* flag (does the
+//! update cursor walk it?) and a *visible* flag (does
+//! [`Layers::iter_visible`] include it, for draw passes?). Layers are
+//! addressed by index (`usize`), or by an enum of keys defined with
+//! [`layer_keys!`](crate::layer_keys!): `Layers<T, Layer>` then has exactly
+//! one layer per variant, and [`Default`] builds them.
+//!
+//! A traversal pushes into the layer it is walking ([`LayerEntry::push`],
+//! [`LayersCursor::push`]) and, with [`push_to`](LayerEntry::push_to) /
+//! [`try_push_to`](LayerEntry::try_push_to), into any other layer (a ship
+//! firing into the bullet layer, an enemy dying into the effects layer):
+//! pushes into the layer being walked or a later one are visited in the
+//! same pass, pushes into an earlier layer by the next pass. Wherever a
+//! layer is handed back (the first argument of [`traverse`](Layers::traverse)'s
+//! closure, [`iter_visible`](Layers::iter_visible)'s items, `layer()` on
+//! cursors and entries) it comes back as a key: `usize` keys get the
+//! index, enum keys their variant.
+//!
+//! # Examples
+//!
+//! ```
+//! use read_write_collection::{layer_keys, Layers};
+//!
+//! layer_keys!(enum Layer { Actors, Bullets });
+//!
+//! let mut world: Layers<u32, Layer> = Layers::default(); // one layer per key
+//! assert_eq!(world.layer_count(), 2);
+//! world.push(Layer::Actors, 1);
+//! world.push(Layer::Bullets, 100);
+//! world.push(Layer::Actors, 2);
+//!
+//! let mut order = Vec::new();
+//! let mut cursor = world.cursor();
+//! while let Some(mut e) = cursor.next() {
+//!     order.push(*e);
+//!     if *e == 2 {
+//!         e.push(3); // into the layer being walked: visited in this pass
+//!         e.push_to(Layer::Bullets, 200); // a later layer: visited in this pass
+//!     } else if *e == 200 {
+//!         e.push_to(Layer::Actors, 4); // an earlier layer: the next pass
+//!     }
+//! }
+//! drop(cursor);
+//! assert_eq!(order, [1, 2, 3, 100, 200]);
+//! assert_eq!(world.layer(Layer::Actors), &[1, 2, 3, 4]);
+//!
+//! world.set_enabled(Layer::Bullets, false); // paused: not updated
+//! let mut updated = Vec::new();
+//! world.traverse(|layer, entry| updated.push((layer, *entry)));
+//! assert_eq!(updated, [(Layer::Actors, 1), (Layer::Actors, 2), (Layer::Actors, 3), (Layer::Actors, 4)]);
+//! ```
+
+mod cursor;
+mod key;
+#[cfg(feature = "serde")]
+mod serde_impls;
+mod sink;
+
+pub use self::cursor::{LayerEntry, LayersCursor};
+pub use self::key::LayerKey;
+
+use self::key::{check_count, key_at};
+pub use self::sink::{LayerSinkEntry, LayersSinkCursor};
+
+use alloc::vec::Vec;
+use core::fmt;
+use core::marker::PhantomData;
+
+use crate::auto_remove::NoAutoRemove;
+use crate::collection::ReadWriteCollection;
+use crate::error::CapacityError;
+
+/// One layer: its collection and its flags.
+#[derive(Clone)]
+pub(super) struct Slot<T, A> {
+    pub(super) items: ReadWriteCollection<T, A>,
+    pub(super) enabled: bool,
+    pub(super) visible: bool,
+}
+
+/// A fixed, ordered set of [`ReadWriteCollection`]s; see [the module docs](self).
+///
+/// `K` is the key type (`usize` by default), `A` the auto-remove policy
+/// every layer shares the type of.
+pub struct Layers<T, K = usize, A = NoAutoRemove> {
+    pub(super) slots: Vec<Slot<T, A>>,
+    _key: PhantomData<fn(K)>,
+}
+
+impl<T, K: LayerKey> Layers<T, K> {
+    /// `count` empty, enabled, visible layers without auto-remove policy
+    /// or bound; use [`from_collections`](Layers::from_collections) for
+    /// layers with a policy, a bound or unordered mode. For a key type
+    /// with a fixed number of layers, [`Layers::default`] needs no count.
+    ///
+    /// # Panics
+    ///
+    /// If `K` fixes another number of layers ([`LayerKey::COUNT`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::Layers;
+    ///
+    /// let layers: Layers<u8> = Layers::new(3);
+    /// assert_eq!(layers.layer_count(), 3);
+    /// assert!(layers.is_empty());
+    /// ```
+    #[must_use]
+    #[track_caller]
+    pub fn new(count: usize) -> Self {
+        Self::from_collections((0..count).map(|_| ReadWriteCollection::new()))
+    }
+}
+
+impl<T, K: LayerKey, A> Layers<T, K, A> {
+    /// Layers made of the given collections, in order, all enabled and
+    /// visible. Lets each layer have its own bound, mode, shrink policy
+    /// and (same-typed) auto-remove policy.
+    ///
+    /// # Panics
+    ///
+    /// If `K` fixes another number of layers ([`LayerKey::COUNT`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{Layers, ReadWriteCollection};
+    ///
+    /// let expired = |ttl: &u32| *ttl == 0;
+    /// let mut particles = ReadWriteCollection::with_auto_remove(expired);
+    /// particles.set_max_len(Some(1000));
+    /// let actors = ReadWriteCollection::with_auto_remove(expired);
+    /// let layers: Layers<u32, usize, _> = Layers::from_collections([actors, particles]);
+    /// assert_eq!(layers.layer(1).max_len(), Some(1000));
+    /// ```
+    #[must_use]
+    #[track_caller]
+    pub fn from_collections<I>(collections: I) -> Self
+    where
+        I: IntoIterator<Item = ReadWriteCollection<T, A>>,
+    {
+        let slots: Vec<_> = collections
+            .into_iter()
+            .map(|items| Slot {
+                items,
+                enabled: true,
+                visible: true,
+            })
+            .collect();
+        check_count::<K>(slots.len());
+        Self::from_slots(slots)
+    }
+
+    /// Layers made of `slots`, whose number the caller has checked.
+    pub(crate) fn from_slots(slots: Vec<Slot<T, A>>) -> Self {
+        Layers {
+            slots,
+            _key: PhantomData,
+        }
+    }
+
+    #[track_caller]
+    fn slot(&self, key: K) -> &Slot<T, A> {
+        let i = key.index();
+        match self.slots.get(i) {
+            Some(slot) => slot,
+            None => out_of_range(i, self.slots.len()),
+        }
+    }
+
+    #[track_caller]
+    fn slot_mut(&mut self, key: K) -> &mut Slot<T, A> {
+        let i = key.index();
+        let n = self.slots.len();
+        match self.slots.get_mut(i) {
+            Some(slot) => slot,
+            None => out_of_range(i, n),
+        }
+    }
+
+    /// The number of layers.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::Layers;
+    ///
+    /// assert_eq!(Layers::<u8>::new(4).layer_count(), 4);
+    /// ```
+    #[inline]
+    pub fn layer_count(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The number of elements in all layers.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::Layers;
+    ///
+    /// let mut l: Layers<u8> = Layers::new(2);
+    /// l.push(0, 1);
+    /// l.push(1, 2);
+    /// assert_eq!(l.len(), 2);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.slots.iter().map(|s| s.items.len()).sum()
+    }
+
+    /// Whether every layer is empty.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::Layers;
+    ///
+    /// assert!(Layers::<u8>::new(2).is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.slots.iter().all(|s| s.items.is_empty())
+    }
+
+    /// The collection of layer `key`.
+    ///
+    /// # Panics
+    ///
+    /// If `key` names no layer.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::Layers;
+    ///
+    /// let mut l: Layers<u8> = Layers::new(2);
+    /// l.push(1, 7);
+    /// assert_eq!(l.layer(1), &[7]);
+    /// ```
+    #[track_caller]
+    pub fn layer(&self, key: K) -> &ReadWriteCollection<T, A> {
+        &self.slot(key).items
+    }
+
+    /// The collection of layer `key`, mutably (to push, clear, or walk that
+    /// layer alone with its own cursor).
+    ///
+    /// # Panics
+    ///
+    /// If `key` names no layer.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::Layers;
+    ///
+    /// let mut l: Layers<u8> = Layers::new(2);
+    /// l.layer_mut(0).extend([1, 2, 3]);
+    /// assert_eq!(l.layer(0).len(), 3);
+    /// ```
+    #[track_caller]
+    pub fn layer_mut(&mut self, key: K) -> &mut ReadWriteCollection<T, A> {
+        &mut self.slot_mut(key).items
+    }
+
+    /// Mutable access to several layers at once (outside a pass), say to
+    /// move elements from one layer to another: the collections of the
+    /// layers `keys` names, in that order. `None` if a key names no layer
+    /// or two keys name the same layer.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::Layers;
+    ///
+    /// let mut l: Layers<u8> = Layers::new(3);
+    /// l.push(0, 1);
+    /// l.push(0, 2);
+    /// let [from, to] = l.disjoint_layers_mut([0, 2]).unwrap();
+    /// to.extend(from.drain(..));
+    /// assert_eq!(l.layer(2), &[1, 2]);
+    /// assert!(l.disjoint_layers_mut([1, 1]).is_none());
+    /// assert!(l.disjoint_layers_mut([0, 3]).is_none());
+    /// ```
+    pub fn disjoint_layers_mut<const N: usize>(
+        &mut self,
+        keys: [K; N],
+    ) -> Option<[&mut ReadWriteCollection<T, A>; N]> {
+        let indices = keys.map(LayerKey::index);
+        for (n, &i) in indices.iter().enumerate() {
+            if i >= self.slots.len() || indices[..n].contains(&i) {
+                return None;
+            }
+        }
+        let mut found: [Option<&mut ReadWriteCollection<T, A>>; N] = [(); N].map(|()| None);
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            if let Some(n) = indices.iter().position(|&j| j == i) {
+                found[n] = Some(&mut slot.items);
+            }
+        }
+        Some(found.map(|layer| layer.expect("every key names a distinct layer")))
+    }
+
+    /// Appends `value` to layer `key`.
+    ///
+    /// # Panics
+    ///
+    /// If `key` names no layer, or that layer is bounded and full.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::Layers;
+    ///
+    /// let mut l: Layers<&str> = Layers::new(1);
+    /// l.push(0, "hero");
+    /// assert_eq!(l.layer(0), &["hero"]);
+    /// ```
+    #[track_caller]
+    pub fn push(&mut self, key: K, value: T) {
+        self.slot_mut(key).items.push(value);
+    }
+
+    /// Appends `value` to layer `key` unless that layer is full.
+    ///
+    /// # Errors
+    ///
+    /// [`CapacityError`] with the value if the layer is bounded and full.
+    ///
+    /// # Panics
+    ///
+    /// If `key` names no layer.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{Layers, ReadWriteCollection};
+    ///
+    /// let mut l: Layers<u8> = Layers::from_collections([ReadWriteCollection::bounded(1)]);
+    /// assert!(l.try_push(0, 1).is_ok());
+    /// assert_eq!(l.try_push(0, 2).unwrap_err().into_inner(), 2);
+    /// ```
+    #[track_caller]
+    pub fn try_push(&mut self, key: K, value: T) -> Result<(), CapacityError<T>> {
+        self.slot_mut(key).items.try_push(value)
+    }
+
+    /// Whether cursors walk layer `key`.
+    ///
+    /// # Panics
+    ///
+    /// If `key` names no layer.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::Layers;
+    ///
+    /// let mut l: Layers<u8> = Layers::new(1);
+    /// assert!(l.is_enabled(0));
+    /// l.set_enabled(0, false);
+    /// assert!(!l.is_enabled(0));
+    /// ```
+    #[track_caller]
+    pub fn is_enabled(&self, key: K) -> bool {
+        self.slot(key).enabled
+    }
+
+    /// Sets whether cursors walk layer `key` (a disabled layer is paused,
+    /// not cleared).
+    ///
+    /// # Panics
+    ///
+    /// If `key` names no layer.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::Layers;
+    ///
+    /// let mut l: Layers<u8> = Layers::new(2);
+    /// l.push(0, 1);
+    /// l.push(1, 2);
+    /// l.set_enabled(0, false);
+    /// let mut seen = Vec::new();
+    /// l.traverse(|_, e| seen.push(*e));
+    /// assert_eq!(seen, [2]);
+    /// ```
+    #[track_caller]
+    pub fn set_enabled(&mut self, key: K, enabled: bool) {
+        self.slot_mut(key).enabled = enabled;
+    }
+
+    /// Whether [`iter_visible`](Self::iter_visible) includes layer `key`.
+    ///
+    /// # Panics
+    ///
+    /// If `key` names no layer.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::Layers;
+    ///
+    /// let l: Layers<u8> = Layers::new(1);
+    /// assert!(l.is_visible(0));
+    /// ```
+    #[track_caller]
+    pub fn is_visible(&self, key: K) -> bool {
+        self.slot(key).visible
+    }
+
+    /// Sets whether [`iter_visible`](Self::iter_visible) includes layer `key`.
+    ///
+    /// # Panics
+    ///
+    /// If `key` names no layer.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::Layers;
+    ///
+    /// let mut l: Layers<u8> = Layers::new(2);
+    /// l.push(0, 1);
+    /// l.push(1, 2);
+    /// l.set_visible(1, false);
+    /// assert_eq!(l.iter_visible().map(|(_, v)| *v).collect::<Vec<_>>(), [1]);
+    /// ```
+    #[track_caller]
+    pub fn set_visible(&mut self, key: K, visible: bool) {
+        self.slot_mut(key).visible = visible;
+    }
+
+    /// Every element of the visible layers with its layer's key, in layer
+    /// order then element order: a draw pass.
+    ///
+    /// # Panics
+    ///
+    /// When it reaches a visible layer that `K` has no key for (see
+    /// [`LayerKey::from_index`]; never for `usize` or
+    /// [`layer_keys!`](crate::layer_keys!) keys).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{layer_keys, Layers};
+    ///
+    /// layer_keys!(enum Draw { Ground, Sprites, Hud });
+    ///
+    /// let mut l: Layers<char, Draw> = Layers::default();
+    /// l.push(Draw::Sprites, 'b');
+    /// l.push(Draw::Ground, 'a');
+    /// l.push(Draw::Hud, 'h');
+    /// l.set_visible(Draw::Hud, false);
+    /// let drawn: Vec<(Draw, char)> = l.iter_visible().map(|(k, c)| (k, *c)).collect();
+    /// assert_eq!(drawn, [(Draw::Ground, 'a'), (Draw::Sprites, 'b')]);
+    ///
+    /// // With `usize` keys, the key is the index.
+    /// let mut by_index: Layers<char> = Layers::new(2);
+    /// by_index.push(1, 'z');
+    /// assert_eq!(by_index.iter_visible().collect::<Vec<_>>(), [(1, &'z')]);
+    /// ```
+    pub fn iter_visible(&self) -> impl Iterator<Item = (K, &T)> + '_ {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.visible)
+            .flat_map(|(i, s)| {
+                let key = key_at::<K>(i);
+                s.items.iter().map(move |v| (key, v))
+            })
+    }
+
+    /// Empties every layer (flags unchanged).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::Layers;
+    ///
+    /// let mut l: Layers<u8> = Layers::new(2);
+    /// l.push(1, 1);
+    /// l.clear();
+    /// assert!(l.is_empty());
+    /// ```
+    pub fn clear(&mut self) {
+        self.slots.iter_mut().for_each(|s| s.items.clear());
+    }
+}
+
+/// As many empty, enabled, visible layers as `K` names
+/// ([`LayerKey::COUNT`]), each with `A::default()` as its policy: one per
+/// variant of a [`layer_keys!`](crate::layer_keys!) enum. For key types
+/// that fix no number (`usize`), no layers, as `Vec::default` is empty.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::{layer_keys, remove_when, Layers};
+///
+/// layer_keys!(enum Layer { Actors, Bullets, Effects });
+/// remove_when!(struct Spent for u32: |ttl| *ttl == 0);
+///
+/// let world: Layers<u32, Layer, Spent> = Layers::default();
+/// assert_eq!(world.layer_count(), 3);
+/// assert!(world.is_enabled(Layer::Effects) && world.is_visible(Layer::Effects));
+///
+/// assert_eq!(Layers::<u32>::default().layer_count(), 0);
+/// ```
+impl<T, K: LayerKey, A: Default> Default for Layers<T, K, A> {
+    fn default() -> Self {
+        let count = K::COUNT.unwrap_or(0);
+        Self::from_slots(
+            (0..count)
+                .map(|_| Slot {
+                    items: ReadWriteCollection::default(),
+                    enabled: true,
+                    visible: true,
+                })
+                .collect(),
+        )
+    }
+}
+
+impl<T: Clone, K, A: Clone> Clone for Layers<T, K, A> {
+    fn clone(&self) -> Self {
+        Layers {
+            slots: self.slots.clone(),
+            _key: PhantomData,
+        }
+    }
+}
+
+impl<T: fmt::Debug, K, A> fmt::Debug for Layers<T, K, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut list = f.debug_list();
+        for slot in &self.slots {
+            list.entry(&LayerDebug(slot));
+        }
+        list.finish()
+    }
+}
+
+struct LayerDebug<'s, T, A>(&'s Slot<T, A>);
+
+impl<T: fmt::Debug, A> fmt::Debug for LayerDebug<'_, T, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Layer")
+            .field("enabled", &self.0.enabled)
+            .field("visible", &self.0.visible)
+            .field("items", &self.0.items)
+            .finish()
+    }
+}
+
+#[cold]
+#[track_caller]
+pub(super) fn out_of_range(index: usize, count: usize) -> ! {
+    panic!("layer index {index} out of range for {count} layers")
+}

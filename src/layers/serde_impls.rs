@@ -1,0 +1,329 @@
+//! `serde` support for [`Layers`] (feature `serde`): a sequence of layers,
+//! each a struct `Layer { enabled, visible, items }`.
+
+use alloc::vec::Vec;
+use core::fmt;
+use core::marker::PhantomData;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::ser::{SerializeSeq, SerializeStruct, Serializer};
+use serde::{Deserialize, Serialize};
+
+use super::key::LayerKey;
+use super::{Layers, Slot};
+use crate::collection::ReadWriteCollection;
+
+/// Serializes as a sequence with one struct per layer, in layer order:
+/// `Layer { enabled, visible, items }`, where `items` is the layer's
+/// elements as a sequence (as a [`ReadWriteCollection`] serializes). A
+/// saved game is exactly this: what each layer holds and whether it is
+/// paused or hidden.
+///
+/// As for a single collection, settings (maximum length, mode, shrink
+/// policy, auto-remove policy) are behaviour, not contents, and are not
+/// written; keys are not written either (a layer's position is its key).
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::{layer_keys, Layers};
+///
+/// layer_keys!(enum Layer { Ground, Ships });
+///
+/// let mut world: Layers<u8, Layer> = Layers::default();
+/// world.push(Layer::Ships, 7);
+/// world.set_visible(Layer::Ground, false);
+/// assert_eq!(
+///     serde_json::to_string(&world).unwrap(),
+///     r#"[{"enabled":true,"visible":false,"items":[]},{"enabled":true,"visible":true,"items":[7]}]"#
+/// );
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+impl<T: Serialize, K, A> Serialize for Layers<T, K, A> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.slots.len()))?;
+        for slot in &self.slots {
+            seq.serialize_element(&LayerRef(slot))?;
+        }
+        seq.end()
+    }
+}
+
+struct LayerRef<'s, T, A>(&'s Slot<T, A>);
+
+impl<T: Serialize, A> Serialize for LayerRef<'_, T, A> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("Layer", 3)?;
+        s.serialize_field("enabled", &self.0.enabled)?;
+        s.serialize_field("visible", &self.0.visible)?;
+        s.serialize_field("items", &self.0.items)?;
+        s.end()
+    }
+}
+
+/// Deserializes the form `Serialize` writes: a sequence of layers, each a
+/// map with the fields `enabled`, `visible` and `items` (or a
+/// three-element sequence in formats that write structs as sequences).
+///
+/// Each layer gets the default settings and `A::default()` as its policy,
+/// as a deserialized [`ReadWriteCollection`] does. A key type that fixes
+/// the number of layers ([`LayerKey::COUNT`], as every
+/// [`layer_keys!`](crate::layer_keys!) enum does) needs exactly that
+/// many: another number is an error (`invalid_length`). Malformed input is
+/// an error, never a panic.
+///
+/// `deserialize_in_place` keeps the target's layers and their settings
+/// (bound, mode, shrink policy, auto-remove policy, allocation) and reads
+/// each layer's flags and elements into them, as
+/// [`ReadWriteCollection`]'s `deserialize_in_place` does: the way to load
+/// a saved game into a world built with bounded or unordered layers. The
+/// input must have as many layers as the target,
+/// and a layer may not hold more elements than its bound; otherwise it is
+/// an error, and the target holds what was read before it.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::{layer_keys, Builder, Layers};
+/// use serde::Deserialize;
+///
+/// layer_keys!(enum Layer { Ground, Ships });
+///
+/// let saved = r#"[{"enabled":false,"visible":true,"items":[1]},
+///                 {"enabled":true,"visible":true,"items":[2,3]}]"#;
+/// let world: Layers<u8, Layer> = serde_json::from_str(saved).unwrap();
+/// assert!(!world.is_enabled(Layer::Ground));
+/// assert_eq!(world.layer(Layer::Ships), &[2, 3]);
+///
+/// // A key with two layers does not load three.
+/// let three = r#"[{"enabled":true,"visible":true,"items":[]},
+///                 {"enabled":true,"visible":true,"items":[]},
+///                 {"enabled":true,"visible":true,"items":[]}]"#;
+/// assert!(serde_json::from_str::<Layers<u8, Layer>>(three).is_err());
+///
+/// // In place: each layer keeps its bound.
+/// let mut bounded: Layers<u8, Layer> = Builder::new().bounded(2).build_layers(2);
+/// let mut de = serde_json::Deserializer::from_str(saved);
+/// Deserialize::deserialize_in_place(&mut de, &mut bounded).unwrap();
+/// assert_eq!(bounded.layer(Layer::Ships), &[2, 3]);
+/// assert_eq!(bounded.layer(Layer::Ships).max_len(), Some(2));
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+impl<'de, T, K, A> Deserialize<'de> for Layers<T, K, A>
+where
+    T: Deserialize<'de>,
+    K: LayerKey,
+    A: Default,
+{
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_seq(LayersVisitor::<T, K, A>(PhantomData))
+    }
+
+    fn deserialize_in_place<D: Deserializer<'de>>(
+        deserializer: D,
+        place: &mut Self,
+    ) -> Result<(), D::Error> {
+        deserializer.deserialize_seq(InPlaceVisitor { place })
+    }
+}
+
+/// What a sequence of layers is expected to be, for error messages.
+fn expect_layers(f: &mut fmt::Formatter<'_>, count: Option<usize>) -> fmt::Result {
+    match count {
+        Some(1) => f.write_str("a sequence of 1 layer"),
+        Some(n) => write!(f, "a sequence of {n} layers"),
+        None => f.write_str("a sequence of layers"),
+    }
+}
+
+/// The fresh-value visitor; `fn() -> _` keeps it `Send` and `Sync`.
+#[allow(clippy::type_complexity)]
+struct LayersVisitor<T, K, A>(PhantomData<fn() -> (T, K, A)>);
+
+impl<'de, T, K, A> Visitor<'de> for LayersVisitor<T, K, A>
+where
+    T: Deserialize<'de>,
+    K: LayerKey,
+    A: Default,
+{
+    type Value = Layers<T, K, A>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        expect_layers(f, K::COUNT)
+    }
+
+    fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Self::Value, S::Error> {
+        // A hostile length hint must not allocate much up front.
+        let mut slots = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
+        loop {
+            let mut slot = Slot {
+                items: ReadWriteCollection::default(),
+                enabled: true,
+                visible: true,
+            };
+            if seq.next_element_seed(LayerSeed(&mut slot))?.is_none() {
+                break;
+            }
+            if K::COUNT.is_some_and(|n| slots.len() == n) {
+                return Err(de::Error::invalid_length(slots.len() + 1, &self));
+            }
+            slots.push(slot);
+        }
+        if K::COUNT.is_some_and(|n| slots.len() != n) {
+            return Err(de::Error::invalid_length(slots.len(), &self));
+        }
+        Ok(Layers::from_slots(slots))
+    }
+}
+
+struct InPlaceVisitor<'p, T, K, A> {
+    place: &'p mut Layers<T, K, A>,
+}
+
+impl<'de, T: Deserialize<'de>, K, A: Default> Visitor<'de> for InPlaceVisitor<'_, T, K, A> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        expect_layers(f, Some(self.place.slots.len()))
+    }
+
+    fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<(), S::Error> {
+        let count = self.place.slots.len();
+        let mut read = 0;
+        while read < count {
+            if seq
+                .next_element_seed(LayerSeed(&mut self.place.slots[read]))?
+                .is_none()
+            {
+                return Err(de::Error::invalid_length(read, &self));
+            }
+            read += 1;
+        }
+        if seq.next_element::<IgnoredAny>()?.is_some() {
+            return Err(de::Error::invalid_length(count + 1, &self));
+        }
+        Ok(())
+    }
+}
+
+/// Reads one layer into a slot, keeping the slot's collection settings.
+struct LayerSeed<'s, T, A>(&'s mut Slot<T, A>);
+
+impl<'de, T: Deserialize<'de>, A: Default> DeserializeSeed<'de> for LayerSeed<'_, T, A> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_struct("Layer", FIELDS, self)
+    }
+}
+
+const FIELDS: &[&str] = &["enabled", "visible", "items"];
+
+impl<'de, T: Deserialize<'de>, A: Default> Visitor<'de> for LayerSeed<'_, T, A> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("struct Layer { enabled, visible, items }")
+    }
+
+    fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<(), S::Error> {
+        let enabled = seq
+            .next_element()?
+            .ok_or_else(|| de::Error::invalid_length(0, &self))?;
+        let visible = seq
+            .next_element()?
+            .ok_or_else(|| de::Error::invalid_length(1, &self))?;
+        if seq.next_element_seed(Items(&mut self.0.items))?.is_none() {
+            return Err(de::Error::invalid_length(2, &self));
+        }
+        self.0.enabled = enabled;
+        self.0.visible = visible;
+        Ok(())
+    }
+
+    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
+        let (mut enabled, mut visible, mut items) = (None, None, false);
+        while let Some(field) = map.next_key()? {
+            match field {
+                Field::Enabled if enabled.is_some() => {
+                    return Err(de::Error::duplicate_field("enabled"))
+                }
+                Field::Visible if visible.is_some() => {
+                    return Err(de::Error::duplicate_field("visible"))
+                }
+                Field::Items if items => return Err(de::Error::duplicate_field("items")),
+                Field::Enabled => enabled = Some(map.next_value()?),
+                Field::Visible => visible = Some(map.next_value()?),
+                Field::Items => {
+                    map.next_value_seed(Items(&mut self.0.items))?;
+                    items = true;
+                }
+                Field::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        self.0.enabled = enabled.ok_or_else(|| de::Error::missing_field("enabled"))?;
+        self.0.visible = visible.ok_or_else(|| de::Error::missing_field("visible"))?;
+        if !items {
+            return Err(de::Error::missing_field("items"));
+        }
+        Ok(())
+    }
+}
+
+/// Reads a layer's elements in place (its settings stay).
+struct Items<'c, T, A>(&'c mut ReadWriteCollection<T, A>);
+
+impl<'de, T: Deserialize<'de>, A: Default> DeserializeSeed<'de> for Items<'_, T, A> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        Deserialize::deserialize_in_place(deserializer, self.0)
+    }
+}
+
+enum Field {
+    Enabled,
+    Visible,
+    Items,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Field {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct FieldVisitor;
+
+        impl Visitor<'_> for FieldVisitor {
+            type Value = Field;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("`enabled`, `visible` or `items`")
+            }
+
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Field, E> {
+                Ok(match v {
+                    0 => Field::Enabled,
+                    1 => Field::Visible,
+                    2 => Field::Items,
+                    _ => Field::Other,
+                })
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Field, E> {
+                self.visit_bytes(v.as_bytes())
+            }
+
+            fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Field, E> {
+                Ok(match v {
+                    b"enabled" => Field::Enabled,
+                    b"visible" => Field::Visible,
+                    b"items" => Field::Items,
+                    _ => Field::Other,
+                })
+            }
+        }
+
+        deserializer.deserialize_identifier(FieldVisitor)
+    }
+}
