@@ -10,6 +10,8 @@ use crate::error::CapacityError;
 use crate::raw::{Pass, Store};
 
 #[cfg(feature = "std")]
+use crate::error::WaitTimeoutError;
+#[cfg(feature = "std")]
 use crate::producer::{Producer, ProducerLink};
 #[cfg(feature = "std")]
 use core::sync::atomic::{AtomicBool, Ordering};
@@ -625,6 +627,11 @@ impl<T, A> BufferedCollection<T, A> {
     /// [bounded](Self::bounded) collection to blocked producers before it
     /// sleeps.
     ///
+    /// When the loop ends, nothing is pending, and the visible side holds
+    /// exactly what the passes kept: a pass that does not remove an event
+    /// keeps it for the next pass (and for [`into_vec`](Self::into_vec) or
+    /// the drop of the collection).
+    ///
     /// # Examples
     ///
     /// ```
@@ -641,36 +648,73 @@ impl<T, A> BufferedCollection<T, A> {
     /// let mut handled = Vec::new();
     /// while events.wait_pending() {
     ///     events.commit();
-    ///     events.traverse(|e| handled.push(e.remove()));
+    ///     // Handle the even events; keep the odd ones for later.
+    ///     events.traverse(|e| if *e % 2 == 0 { handled.push(e.remove()) });
     /// }
     /// worker.join().unwrap();
-    /// assert_eq!(handled, (0..100).collect::<Vec<_>>());
+    /// assert_eq!(handled, (0..100).step_by(2).collect::<Vec<_>>());
+    /// // What the passes kept is still there, in order; nothing is pending.
+    /// assert_eq!(events.pending_len(), 0);
+    /// assert_eq!(events.into_vec(), (1..100).step_by(2).collect::<Vec<_>>());
     /// ```
     #[cfg(feature = "std")]
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn wait_pending(&self) -> bool {
-        !self.pending.is_empty() || self.link.wait_pending(self.owned(), None)
+        !self.pending.is_empty()
+            || self.link.wait_pending(self.owned(), None) == crate::producer::Waited::Pending
     }
 
     /// Like [`wait_pending`](Self::wait_pending), but gives up after
-    /// `timeout` and returns `false` then too.
+    /// `timeout`, and says why it returned without anything to commit, as
+    /// std's `Receiver::recv_timeout` does.
+    ///
+    /// # Errors
+    ///
+    /// [`WaitTimeoutError::Timeout`] when the time ran out while producers
+    /// could still push; [`WaitTimeoutError::Disconnected`] when nothing is
+    /// pending and nothing can arrive any more (the collection is
+    /// [closed](Self::close), or no [`Producer`] is left). `Disconnected`
+    /// only comes once everything pushed before has been committed: while
+    /// anything is pending the answer is `Ok`.
     ///
     /// # Examples
     ///
+    /// A service loop that tells idle from shut down:
+    ///
     /// ```
     /// use std::time::Duration;
-    /// use read_write_collection::BufferedCollection;
+    /// use read_write_collection::{BufferedCollection, WaitTimeoutError};
     ///
-    /// let events: BufferedCollection<u32> = BufferedCollection::new();
+    /// let mut events = BufferedCollection::new();
     /// let producer = events.producer();
-    /// assert!(!events.wait_pending_timeout(Duration::from_millis(1))); // nothing came
-    /// producer.push(1).unwrap();
-    /// assert!(events.wait_pending_timeout(Duration::from_millis(1)));
+    /// producer.push("start").unwrap();
+    /// drop(producer);
+    /// let mut idle_ticks = 0;
+    /// loop {
+    ///     match events.wait_pending_timeout(Duration::from_millis(1)) {
+    ///         Ok(()) => {
+    ///             events.commit();
+    ///             events.traverse(|e| { e.remove(); });
+    ///         }
+    ///         Err(WaitTimeoutError::Timeout) => idle_ticks += 1,
+    ///         Err(WaitTimeoutError::Disconnected) => break, // shut down
+    ///     }
+    /// }
+    /// assert_eq!(idle_ticks, 0);
+    /// assert!(events.is_empty());
     /// ```
     #[cfg(feature = "std")]
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
-    pub fn wait_pending_timeout(&self, timeout: Duration) -> bool {
-        !self.pending.is_empty() || self.link.wait_pending(self.owned(), Some(timeout))
+    pub fn wait_pending_timeout(&self, timeout: Duration) -> Result<(), WaitTimeoutError> {
+        use crate::producer::Waited;
+        if !self.pending.is_empty() {
+            return Ok(());
+        }
+        match self.link.wait_pending(self.owned(), Some(timeout)) {
+            Waited::Pending => Ok(()),
+            Waited::Disconnected => Err(WaitTimeoutError::Disconnected),
+            Waited::Timeout => Err(WaitTimeoutError::Timeout),
+        }
     }
 
     /// Removes every visible element. Pending ones stay.
@@ -873,8 +917,10 @@ impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
     where
         F: FnMut(Entry<'_, T>),
     {
-        self.cursor().for_each(f);
-        self.release();
+        // Released also when `f` panics: the pass's removals free room for
+        // blocked producers either way.
+        let this = ReleaseOnDrop(self);
+        this.0.cursor().for_each(f);
     }
 
     /// Applies the auto-remove policy to the visible elements; returns how
@@ -891,9 +937,19 @@ impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
     /// assert_eq!(c.prune(), 2);
     /// ```
     pub fn prune(&mut self) -> usize {
-        let removed = self.cursor().run_policy();
-        self.release();
-        removed
+        let this = ReleaseOnDrop(self);
+        this.0.cursor().run_policy()
+    }
+}
+
+/// Hands the room a pass freed in a bounded collection to blocked
+/// producers when dropped: after the pass, also when user code in it
+/// panicked (the cursor has completed the pass by then).
+struct ReleaseOnDrop<'a, T, A>(&'a mut BufferedCollection<T, A>);
+
+impl<T, A> Drop for ReleaseOnDrop<'_, T, A> {
+    fn drop(&mut self) {
+        self.0.release();
     }
 }
 
@@ -1080,7 +1136,8 @@ impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
         S: FnMut(T),
         F: FnMut(crate::SinkEntry<'_, T, S>),
     {
-        self.cursor_with_sink(sink).for_each(f);
+        let this = ReleaseOnDrop(self);
+        this.0.cursor_with_sink(sink).for_each(f);
     }
 }
 

@@ -224,3 +224,48 @@ impl<T> fmt::Display for TryPushError<T> {
 
 #[cfg(feature = "std")]
 impl<T> core::error::Error for TryPushError<T> {}
+
+/// Why [`BufferedCollection::wait_pending_timeout`](crate::BufferedCollection::wait_pending_timeout)
+/// returned without anything to commit, as std's `RecvTimeoutError` tells
+/// an idle channel from a disconnected one.
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use read_write_collection::{BufferedCollection, WaitTimeoutError};
+///
+/// let events: BufferedCollection<u32> = BufferedCollection::new();
+/// let producer = events.producer();
+/// let idle = events.wait_pending_timeout(Duration::from_millis(1));
+/// assert_eq!(idle, Err(WaitTimeoutError::Timeout)); // a producer could still push
+/// drop(producer);
+/// let gone = events.wait_pending_timeout(Duration::from_millis(1));
+/// assert_eq!(gone, Err(WaitTimeoutError::Disconnected)); // nothing can arrive any more
+/// ```
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WaitTimeoutError {
+    /// The time ran out; producers are alive and may still push.
+    Timeout,
+    /// Nothing is pending and nothing can arrive any more: the collection
+    /// was [closed](crate::BufferedCollection::close) or every
+    /// [`Producer`](crate::Producer) is gone.
+    Disconnected,
+}
+
+#[cfg(feature = "std")]
+impl fmt::Display for WaitTimeoutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WaitTimeoutError::Timeout => f.write_str("timed out waiting for pending elements"),
+            WaitTimeoutError::Disconnected => {
+                f.write_str("nothing is pending and the collection is closed or has no producer")
+            }
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl core::error::Error for WaitTimeoutError {}

@@ -436,7 +436,7 @@ pub use collection::{Mode, ReadWriteCollection, ShrinkPolicy};
 pub use cursor::{Cursor, Entry, SinkCursor, SinkEntry, Spawner};
 pub use error::CapacityError;
 #[cfg(feature = "std")]
-pub use error::TryPushError;
+pub use error::{TryPushError, WaitTimeoutError};
 pub use layers::{LayerEntry, LayerKey, LayerSinkEntry, Layers, LayersCursor, LayersSinkCursor};
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]

@@ -440,6 +440,33 @@ fn close_wakes_a_producer_blocked_on_a_full_collection() {
     });
 }
 
+/// (f'') A pass over a full bounded collection removes an element and
+/// then panics: the unwinding `traverse` hands the freed room to the
+/// blocked producer as a completed one does, with no `commit` or
+/// `wait_pending` after it (loom reports a deadlock if the producer sleeps
+/// through it).
+#[test]
+fn a_panicking_pass_frees_room_like_a_completed_one() {
+    check("panicking pass frees room", Bound::Exhaustive, || {
+        let mut c = BufferedCollection::bounded(1);
+        c.push(0u8);
+        c.commit();
+        let p = c.producer();
+        let t = thread::spawn(move || p.push(1).is_ok());
+        let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            c.traverse(|e| {
+                e.remove();
+                panic!("user code fails after the removal");
+            })
+        }));
+        assert!(unwound.is_err());
+        assert!(c.is_empty(), "the removal stands");
+        assert!(t.join().unwrap(), "the producer got the freed room");
+        assert_eq!(c.commit(), 1);
+        assert_eq!(c.as_slice(), [1]);
+    });
+}
+
 /// (g) `wait_pending` against a push: the consumer sleeps until the push
 /// arrives (or finds it already there), then sees the producer go away.
 #[test]

@@ -272,20 +272,20 @@ impl<T> ProducerLink<T> {
         }
     }
 
-    /// Blocks until producers' pushes are queued (`true`), or nothing can
-    /// arrive any more (closed, no producer: `false`), or `timeout` passed
-    /// (`false`). Publishes `owned` first, so producers blocked on room the
-    /// collection has freed can go on and fill the queue.
-    pub(crate) fn wait_pending(&self, owned: usize, timeout: Option<Duration>) -> bool {
+    /// Blocks until producers' pushes are queued, or nothing can arrive
+    /// any more (closed, or no producer), or `timeout` passed. Publishes
+    /// `owned` first, so producers blocked on room the collection has freed
+    /// can go on and fill the queue.
+    pub(crate) fn wait_pending(&self, owned: usize, timeout: Option<Duration>) -> Waited {
         // `None`: no deadline (also when `now + timeout` does not fit).
         let deadline = timeout.and_then(|t| Instant::now().checked_add(t));
         let mut queue = self.sync(owned);
         loop {
             if !queue.items.is_empty() {
-                return true;
+                return Waited::Pending;
             }
             if queue.closed || queue.producers == 0 {
-                return false;
+                return Waited::Disconnected;
             }
             queue.waiting_consumers += 1;
             queue = match (timeout, deadline) {
@@ -293,7 +293,7 @@ impl<T> ProducerLink<T> {
                     let now = Instant::now();
                     if now >= deadline {
                         queue.waiting_consumers -= 1;
-                        return false;
+                        return Waited::Timeout;
                     }
                     wait_timeout(&self.shared.pushed, queue, deadline - now)
                 }
@@ -302,6 +302,17 @@ impl<T> ProducerLink<T> {
             queue.waiting_consumers -= 1;
         }
     }
+}
+
+/// How [`ProducerLink::wait_pending`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Waited {
+    /// Producers' pushes are queued.
+    Pending,
+    /// Nothing queued, and nothing can arrive: closed, or no producer.
+    Disconnected,
+    /// The timeout passed first.
+    Timeout,
 }
 
 impl<T> Drop for ProducerLink<T> {

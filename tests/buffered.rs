@@ -827,7 +827,7 @@ fn element_drops_may_push_through_a_producer() {
 use std::thread;
 use std::time::Duration;
 
-use read_write_collection::{CapacityError, TryPushError};
+use read_write_collection::{CapacityError, TryPushError, WaitTimeoutError};
 
 mod common;
 use common::panic_message;
@@ -884,22 +884,33 @@ fn wait_pending_answers_at_once_when_it_can() {
     assert!(c.wait_pending(), "local pending counts");
     c.commit();
     let p = c.producer();
-    assert!(
-        !c.wait_pending_timeout(Duration::from_millis(5)),
-        "timed out"
+    assert_eq!(
+        c.wait_pending_timeout(Duration::from_millis(5)),
+        Err(WaitTimeoutError::Timeout),
+        "timed out, a producer is alive"
     );
     p.push(2).unwrap();
     assert!(c.wait_pending());
     // A timeout too large for `Instant` means "no deadline", not a panic.
-    assert!(c.wait_pending_timeout(Duration::MAX));
-    assert!(c.wait_pending_timeout(Duration::ZERO));
+    assert_eq!(c.wait_pending_timeout(Duration::MAX), Ok(()));
+    assert_eq!(c.wait_pending_timeout(Duration::ZERO), Ok(()));
     c.close();
     assert!(
         c.wait_pending(),
         "closed, but a push made before close is pending"
     );
+    assert_eq!(
+        c.wait_pending_timeout(Duration::ZERO),
+        Ok(()),
+        "not disconnected while anything is left to commit"
+    );
     c.commit();
     assert!(!c.wait_pending(), "closed and drained");
+    assert_eq!(
+        c.wait_pending_timeout(Duration::from_secs(3600)),
+        Err(WaitTimeoutError::Disconnected),
+        "closed and drained: at once, not after the timeout"
+    );
     assert_eq!(c.as_slice(), [1, 2]);
 }
 
@@ -1012,10 +1023,11 @@ fn a_blocked_producer_push_waits_for_room() {
         let p = &p;
         let blocked = s.spawn(move || p.push(2));
         // The producer cannot have pushed: the collection is full.
-        assert!(!c.wait_pending_timeout(Duration::from_millis(20)) || c.pending_len() == 1);
+        assert!(c.wait_pending_timeout(Duration::from_millis(20)).is_err() || c.pending_len() == 1);
         assert_eq!(c.commit(), 1);
-        assert!(
-            !c.wait_pending_timeout(Duration::from_millis(20)),
+        assert_eq!(
+            c.wait_pending_timeout(Duration::from_millis(20)),
+            Err(WaitTimeoutError::Timeout),
             "still full"
         );
         // A traversal through a plain cursor frees the room; `wait_pending`
@@ -1253,4 +1265,51 @@ fn a_bounded_queue_made_without_producers_tells_the_first_one_its_count() {
     assert_eq!(c.try_push(6).unwrap_err().into_inner(), 6);
     c.commit();
     assert_eq!(c.as_slice(), [2, 5]);
+}
+
+/// A pass that removes from a full bounded collection and then panics
+/// frees the room for a blocked producer at once, as a completed pass does
+/// (no `commit` or `wait_pending` needed); so does a completed
+/// `traverse_with_sink`.
+#[test]
+fn a_panicking_pass_frees_room_like_a_completed_one() {
+    use std::sync::mpsc;
+
+    for how in ["panic", "sink"] {
+        let mut c = BufferedCollection::bounded(1);
+        c.push(0u8);
+        c.commit();
+        let p = c.producer();
+        let (done, pushed) = mpsc::channel();
+        let blocked = thread::spawn(move || {
+            let result = p.push(1);
+            done.send(()).unwrap();
+            result
+        });
+        // Give the producer time to block on the full collection (if it
+        // has not yet, it finds the room when it gets there: same result).
+        thread::sleep(Duration::from_millis(20));
+        if how == "panic" {
+            let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                c.traverse(|e| {
+                    e.remove();
+                    panic!("user code fails after the removal");
+                })
+            }));
+            assert!(unwound.is_err());
+        } else {
+            let mut sunk = Vec::new();
+            c.traverse_with_sink(|n| sunk.push(n), |e| e.remove());
+            assert_eq!(sunk, [0]);
+        }
+        assert!(c.is_empty());
+        assert_eq!(
+            pushed.recv_timeout(Duration::from_secs(10)),
+            Ok(()),
+            "{how}: the blocked producer did not get the freed room"
+        );
+        blocked.join().unwrap().unwrap();
+        assert_eq!(c.commit(), 1);
+        assert_eq!(c.as_slice(), [1]);
+    }
 }

@@ -58,6 +58,7 @@ assert_impl_all!(CapacityError<i32>: std::error::Error, Send, Sync);
 assert_impl_all!(CapacityError<Rc<i32>>: std::error::Error);
 assert_impl_all!(ProducerClosed<i32>: std::error::Error, Send, Sync);
 assert_impl_all!(ProducerClosed<Rc<i32>>: std::error::Error);
+assert_impl_all!(read_write_collection::WaitTimeoutError: std::error::Error, Copy, Eq, std::hash::Hash, Send, Sync);
 
 // Sizes.
 const_assert!(size_of::<ReadWriteCollection<u64>>() <= 64);
