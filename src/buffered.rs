@@ -664,6 +664,61 @@ impl<T, A> BufferedCollection<T, A> {
             || self.link.wait_pending(self.owned(), None) == crate::producer::Waited::Pending
     }
 
+    /// The async form of [`wait_pending`](Self::wait_pending): a future
+    /// that resolves to `true` once there is something to
+    /// [`commit`](Self::commit), or to `false` once nothing can arrive any
+    /// more (the collection is [closed](Self::close), or no [`Producer`] is
+    /// left), without blocking the thread. No runtime is assumed: any
+    /// executor can poll it. On its first poll it hands the room that
+    /// removals freed in a [bounded](Self::bounded) collection to blocked
+    /// producers, as `wait_pending` does.
+    ///
+    /// Cancel safe: dropping the future loses nothing (it only waits); see
+    /// [`WaitPendingFuture`](crate::WaitPendingFuture).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    /// # // A minimal executor that parks the thread until woken.
+    /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    /// #     struct Unpark(std::thread::Thread);
+    /// #     impl std::task::Wake for Unpark {
+    /// #         fn wake(self: std::sync::Arc<Self>) { self.0.unpark(); }
+    /// #     }
+    /// #     let waker = std::sync::Arc::new(Unpark(std::thread::current())).into();
+    /// #     let mut cx = std::task::Context::from_waker(&waker);
+    /// #     let mut f = std::pin::pin!(f);
+    /// #     loop {
+    /// #         match f.as_mut().poll(&mut cx) {
+    /// #             std::task::Poll::Ready(v) => return v,
+    /// #             std::task::Poll::Pending => std::thread::park(),
+    /// #         }
+    /// #     }
+    /// # }
+    ///
+    /// let mut events = BufferedCollection::new();
+    /// let producer = events.producer();
+    /// let worker = std::thread::spawn(move || {
+    ///     for i in 0..10 {
+    ///         producer.push(i).unwrap();
+    ///     }
+    /// });
+    /// let mut handled = Vec::new();
+    /// while block_on(events.wait_pending_async()) {
+    ///     events.commit();
+    ///     events.traverse(|e| handled.push(e.remove()));
+    /// }
+    /// worker.join().unwrap();
+    /// assert_eq!(handled, (0..10).collect::<Vec<_>>());
+    /// ```
+    #[cfg(feature = "async")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "async")))]
+    pub fn wait_pending_async(&self) -> crate::WaitPendingFuture<'_, T> {
+        self.link
+            .wait_pending_async(self.owned(), !self.pending.is_empty())
+    }
+
     /// Like [`wait_pending`](Self::wait_pending), but gives up after
     /// `timeout`, and says why it returned without anything to commit, as
     /// std's `Receiver::recv_timeout` does.

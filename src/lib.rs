@@ -388,6 +388,11 @@
 //!   [`parallel`]).
 //! * `proptest`: `proptest::arbitrary::Arbitrary` for the collections and
 //!   strategies in the `proptest` module (implies `std`).
+//! * `async`: `BufferedCollection::wait_pending_async` and
+//!   `Producer::push_async`, futures any executor can poll (no runtime
+//!   dependency; implies `std`). Cancel safety: dropping a pending
+//!   `wait_pending_async` loses nothing; dropping a pending `push_async`
+//!   drops its value, which was not pushed.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 // Without `std` the docs still name `Producer` and `ProducerClosed` (as plain
@@ -443,6 +448,8 @@ pub use layers::{LayerEntry, LayerKey, LayerSinkEntry, Layers, LayersCursor, Lay
 pub use parallel::{ParAutoRemove, ParEntry};
 #[cfg(feature = "std")]
 pub use producer::{Producer, ProducerClosed};
+#[cfg(feature = "async")]
+pub use producer::{PushFuture, WaitPendingFuture};
 pub use vec_api::ExtractIf;
 
 /// The README's examples, compiled and run as doc tests so they stay true.

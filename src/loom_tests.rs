@@ -538,3 +538,49 @@ fn batch_push_racing_with_a_pushing_traversal() {
         },
     );
 }
+
+/// (k) `wait_pending_async` against a push and the producer's drop (feature
+/// `async`): the task's waker is registered and woken under the queue's
+/// lock, so the owner never sleeps through the push or the last producer
+/// leaving (loom reports a deadlock if it would).
+#[cfg(feature = "async")]
+#[test]
+fn wait_pending_async_against_a_push() {
+    check("wait_pending_async vs push", Bound::Exhaustive, || {
+        let mut c = BufferedCollection::new();
+        let p = c.producer();
+        let t = thread::spawn(move || p.push(1u8).unwrap());
+        let mut got = Vec::new();
+        while loom::future::block_on(c.wait_pending_async()) {
+            c.commit();
+            drain(&mut c, &mut got);
+        }
+        t.join().unwrap();
+        assert_eq!(got, [1]);
+    });
+}
+
+/// (l) `push_async` on a full bounded collection against the pass that
+/// frees the room (feature `async`): the waiting task is woken by the
+/// room being published, never sleeps through it, and the bound holds.
+#[cfg(feature = "async")]
+#[test]
+fn push_async_against_the_pass_that_frees_room() {
+    check("push_async vs freeing pass", Bound::Exhaustive, || {
+        let mut c = BufferedCollection::bounded(1);
+        c.push(0u8);
+        c.commit();
+        let p = c.producer();
+        let t = thread::spawn(move || loom::future::block_on(p.push_async(1)).is_ok());
+        let mut got = Vec::new();
+        drain(&mut c, &mut got); // `drain` uses a plain cursor: no release
+        c.traverse(|_| {}); // publishes the freed room
+        while c.wait_pending() {
+            c.commit();
+            assert!(c.len() <= 1, "the bound holds");
+            drain(&mut c, &mut got);
+        }
+        assert!(t.join().unwrap());
+        assert_eq!(got, [0, 1]);
+    });
+}

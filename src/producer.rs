@@ -32,6 +32,12 @@ use std::time::{Duration, Instant};
 
 use crate::error::TryPushError;
 use crate::sync::{lock, wait, wait_timeout, Arc, Condvar, Mutex, MutexGuard};
+#[cfg(feature = "async")]
+use core::future::Future;
+#[cfg(feature = "async")]
+use core::pin::Pin;
+#[cfg(feature = "async")]
+use core::task::{Context, Poll, Waker};
 
 /// The queue producers push into and the state around it.
 pub(crate) struct Shared<T> {
@@ -52,9 +58,36 @@ pub(crate) struct Queue<T> {
     held: usize,
     waiting_consumers: usize,
     waiting_producers: usize,
+    /// Tasks waiting in `wait_pending_async` (feature `async`).
+    #[cfg(feature = "async")]
+    consumer_wakers: Vec<Waker>,
+    /// Tasks waiting in `push_async` for room (feature `async`).
+    #[cfg(feature = "async")]
+    producer_wakers: Vec<Waker>,
 }
 
 impl<T> Queue<T> {
+    /// Wakes the tasks waiting in `wait_pending_async` (after a push, the
+    /// last producer leaving or a close). Wakers only schedule their task,
+    /// so this runs under the lock.
+    #[inline]
+    fn wake_async_consumers(&mut self) {
+        #[cfg(feature = "async")]
+        if !self.consumer_wakers.is_empty() {
+            self.consumer_wakers.drain(..).for_each(Waker::wake);
+        }
+    }
+
+    /// Wakes the tasks waiting in `push_async` for room (room freed, bound
+    /// changed, or a close).
+    #[inline]
+    fn wake_async_producers(&mut self) {
+        #[cfg(feature = "async")]
+        if !self.producer_wakers.is_empty() {
+            self.producer_wakers.drain(..).for_each(Waker::wake);
+        }
+    }
+
     /// How many more elements producers may push now.
     #[inline]
     fn room(&self) -> usize {
@@ -76,6 +109,9 @@ impl<T> Queue<T> {
         }
         let freed = owned < self.held;
         self.held = owned;
+        if freed {
+            self.wake_async_producers();
+        }
         if freed && self.waiting_producers > 0 {
             room.notify_all();
         }
@@ -93,6 +129,10 @@ impl<T> Shared<T> {
                 held: 0,
                 waiting_consumers: 0,
                 waiting_producers: 0,
+                #[cfg(feature = "async")]
+                consumer_wakers: Vec::new(),
+                #[cfg(feature = "async")]
+                producer_wakers: Vec::new(),
             }),
             pushed: Condvar::new(),
             room: Condvar::new(),
@@ -231,6 +271,7 @@ impl<T> ProducerLink<T> {
         let mut queue = self.shared.lock();
         queue.max = max;
         queue.held = if max == usize::MAX { 0 } else { owned };
+        queue.wake_async_producers();
         if queue.waiting_producers > 0 {
             self.shared.room.notify_all();
         }
@@ -242,6 +283,8 @@ impl<T> ProducerLink<T> {
     pub(crate) fn close(&self) {
         let mut queue = self.shared.lock();
         queue.closed = true;
+        queue.wake_async_producers();
+        queue.wake_async_consumers();
         let waiting = (queue.waiting_producers, queue.waiting_consumers);
         drop(queue);
         if waiting.0 > 0 {
@@ -300,6 +343,19 @@ impl<T> ProducerLink<T> {
                 _ => wait(&self.shared.pushed, queue),
             };
             queue.waiting_consumers -= 1;
+        }
+    }
+}
+
+#[cfg(feature = "async")]
+impl<T> ProducerLink<T> {
+    /// The future of `BufferedCollection::wait_pending_async`; `ready`:
+    /// the answer is known already (local pending elements).
+    pub(crate) fn wait_pending_async(&self, owned: usize, ready: bool) -> WaitPendingFuture<'_, T> {
+        WaitPendingFuture {
+            shared: &self.shared,
+            owned: Some(owned),
+            ready,
         }
     }
 }
@@ -414,9 +470,61 @@ impl<T> Producer<T> {
             0
         };
         queue.items.push(value);
+        queue.wake_async_consumers();
         drop(queue);
         self.shared.wake_consumers(waiting);
         Ok(())
+    }
+
+    /// The async form of [`push`](Producer::push): a future that adds
+    /// `value` to the collection's pending side, waiting (without blocking
+    /// the thread) for room in a full
+    /// [bounded](crate::BufferedCollection::bounded) collection, and
+    /// resolves to what `push` returns. No runtime is assumed: any executor
+    /// can poll it.
+    ///
+    /// Cancel safety: dropping the future before it resolves drops `value`
+    /// (it was not pushed); see [`PushFuture`].
+    ///
+    /// # Errors
+    ///
+    /// [`ProducerClosed`] holding `value` if the collection has been
+    /// closed or dropped (also while the future waits for room).
+    ///
+    /// # Panics
+    ///
+    /// If the queue cannot grow (capacity overflow, as `Vec::push`), or if
+    /// polled again after it resolved.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    /// # // A minimal executor: the future below never has to wait.
+    /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    /// #     let mut f = std::pin::pin!(f);
+    /// #     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    /// #     loop {
+    /// #         if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; }
+    /// #     }
+    /// # }
+    ///
+    /// let mut c = BufferedCollection::new();
+    /// let p = c.producer();
+    /// block_on(p.push_async("hello")).unwrap();
+    /// c.close();
+    /// let back = block_on(p.push_async("late")).unwrap_err();
+    /// assert_eq!(back.into_inner(), "late");
+    /// c.commit();
+    /// assert_eq!(c.as_slice(), ["hello"]);
+    /// ```
+    #[cfg(feature = "async")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "async")))]
+    pub fn push_async(&self, value: T) -> PushFuture<'_, T> {
+        PushFuture {
+            shared: &self.shared,
+            value: Some(value),
+        }
     }
 
     /// Adds `value` to the collection's pending side if that can be done
@@ -463,6 +571,7 @@ impl<T> Producer<T> {
             0
         };
         queue.items.push(value);
+        queue.wake_async_consumers();
         drop(queue);
         self.shared.wake_consumers(waiting);
         Ok(())
@@ -600,6 +709,7 @@ impl<T> Producer<T> {
             queue.items.reserve(n);
             queue.items.extend(batch.drain(..n));
         }
+        queue.wake_async_consumers();
         n
     }
 
@@ -636,6 +746,7 @@ impl<T> Drop for Producer<T> {
         let mut queue = self.shared.lock();
         queue.producers -= 1;
         let waiting = if queue.producers == 0 {
+            queue.wake_async_consumers();
             queue.waiting_consumers
         } else {
             0
@@ -713,3 +824,134 @@ impl<T> fmt::Display for ProducerClosed<T> {
 }
 
 impl<T> std::error::Error for ProducerClosed<T> {}
+
+/// Registers `waker` in `wakers` unless it would wake the same task as one
+/// already there (a future polled again before it was woken).
+#[cfg(feature = "async")]
+fn register(wakers: &mut Vec<Waker>, waker: &Waker) {
+    if !wakers.iter().any(|w| w.will_wake(waker)) {
+        wakers.push(waker.clone());
+    }
+}
+
+/// The future returned by
+/// [`BufferedCollection::wait_pending_async`](crate::BufferedCollection::wait_pending_async):
+/// resolves to the `bool` that
+/// [`wait_pending`](crate::BufferedCollection::wait_pending) would return.
+///
+/// `Send` when `T: Send`. Dropping it before it resolves loses nothing
+/// (cancel safe): it only waits, and what was pushed stays pending.
+#[cfg(feature = "async")]
+#[cfg_attr(docsrs, doc(cfg(feature = "async")))]
+#[must_use = "futures do nothing unless polled"]
+pub struct WaitPendingFuture<'a, T> {
+    shared: &'a Shared<T>,
+    /// The collection's own count, published on the first poll (as
+    /// `wait_pending` does before it sleeps).
+    owned: Option<usize>,
+    /// The collection had local pending elements: `true` at once.
+    ready: bool,
+}
+
+#[cfg(feature = "async")]
+impl<T> Future for WaitPendingFuture<'_, T> {
+    type Output = bool;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<bool> {
+        if self.ready {
+            return Poll::Ready(true);
+        }
+        let shared = self.shared;
+        let mut queue = shared.lock();
+        if let Some(owned) = self.owned.take() {
+            queue.publish(owned, &shared.room);
+        }
+        if !queue.items.is_empty() {
+            return Poll::Ready(true);
+        }
+        if queue.closed || queue.producers == 0 {
+            return Poll::Ready(false);
+        }
+        // Registered under the lock that every push, close and last
+        // producer's drop takes before waking: no wake-up is lost.
+        register(&mut queue.consumer_wakers, cx.waker());
+        Poll::Pending
+    }
+}
+
+#[cfg(feature = "async")]
+impl<T> fmt::Debug for WaitPendingFuture<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WaitPendingFuture").finish_non_exhaustive()
+    }
+}
+
+/// The future returned by [`Producer::push_async`]: resolves to what
+/// [`Producer::push`] returns, waiting (without blocking a thread) for room
+/// in a full [bounded](crate::BufferedCollection::bounded) collection.
+///
+/// `Send` when `T: Send`. Not cancel safe for the value: dropping the
+/// future before it resolves drops the value it holds, which was not
+/// pushed (once it has resolved to `Ok`, the value is in the queue). To
+/// keep the value across a cancellation, use
+/// [`try_push`](Producer::try_push) and retry on
+/// [`Full`](TryPushError::Full).
+#[cfg(feature = "async")]
+#[cfg_attr(docsrs, doc(cfg(feature = "async")))]
+#[must_use = "futures do nothing unless polled"]
+pub struct PushFuture<'a, T> {
+    shared: &'a Shared<T>,
+    /// `None` once the future has resolved.
+    value: Option<T>,
+}
+
+// The value is never pinned: the future only moves it out by value.
+#[cfg(feature = "async")]
+impl<T> Unpin for PushFuture<'_, T> {}
+
+#[cfg(feature = "async")]
+impl<T> Future for PushFuture<'_, T> {
+    type Output = Result<(), ProducerClosed<T>>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        let shared = this.shared;
+        let mut queue = shared.lock();
+        if queue.closed {
+            let value = this
+                .value
+                .take()
+                .expect("`PushFuture` polled after it resolved");
+            return Poll::Ready(Err(ProducerClosed { value }));
+        }
+        if queue.room() == 0 {
+            // Registered under the lock that publishing room and closing
+            // take before waking: no wake-up is lost.
+            register(&mut queue.producer_wakers, cx.waker());
+            return Poll::Pending;
+        }
+        let value = this
+            .value
+            .take()
+            .expect("`PushFuture` polled after it resolved");
+        let waiting = if queue.items.is_empty() {
+            queue.waiting_consumers
+        } else {
+            0
+        };
+        queue.items.push(value);
+        queue.wake_async_consumers();
+        drop(queue);
+        shared.wake_consumers(waiting);
+        Poll::Ready(Ok(()))
+    }
+}
+
+#[cfg(feature = "async")]
+impl<T> fmt::Debug for PushFuture<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PushFuture")
+            .field("resolved", &self.value.is_none())
+            .finish_non_exhaustive()
+    }
+}

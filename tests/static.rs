@@ -123,3 +123,18 @@ mod parallel {
 
     assert_not_impl_any!(ParEntry<'static, i32>: Send, Sync, Clone, Copy);
 }
+
+/// The async queue's futures are `Send` when `T` is (so tokio can move a
+/// task that awaits them between threads), and not otherwise.
+#[cfg(feature = "async")]
+mod async_futures {
+    use read_write_collection::{PushFuture, WaitPendingFuture};
+    use static_assertions::{assert_impl_all, assert_not_impl_any};
+    use std::rc::Rc;
+
+    assert_impl_all!(WaitPendingFuture<'static, u32>: Send, Unpin);
+    assert_impl_all!(PushFuture<'static, u32>: Send, Unpin);
+    assert_impl_all!(PushFuture<'static, std::cell::Cell<u32>>: Send);
+    assert_not_impl_any!(PushFuture<'static, Rc<u32>>: Send);
+    assert_not_impl_any!(WaitPendingFuture<'static, Rc<u32>>: Send);
+}
