@@ -135,7 +135,7 @@ mod imp {
             "checksums differ: {sums:?}"
         );
         assert_eq!(buffered.len(), 0);
-        assert_eq!(buffered.pending(), current.as_slice());
+        assert_eq!(buffered.local_pending(), current.as_slice());
         assert!(deque.iter().eq(current.iter()));
         assert_eq!(current.len(), k);
 

@@ -72,7 +72,7 @@ where
 /// let bytes = [1, 7, 0, 1, 8, 1, 9, 0];
 /// let c = BufferedCollection::<u8>::arbitrary(&mut Unstructured::new(&bytes)).unwrap();
 /// assert_eq!(c.as_slice(), [7]);
-/// assert_eq!(c.pending(), [8, 9]);
+/// assert_eq!(c.local_pending(), [8, 9]);
 /// ```
 #[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a, T, A> Arbitrary<'a> for BufferedCollection<T, A>

@@ -44,6 +44,17 @@ use std::time::Duration;
 /// the order the pushes reached the queue (so each producer's own order is
 /// kept).
 ///
+/// # What "pending" covers
+///
+/// [`pending_len`](BufferedCollection::pending_len) counts everything the
+/// next `commit` will append: the local pending buffer and what producers
+/// queued (a bound applies to the sum). The collection's own value (what
+/// [`local_pending`](BufferedCollection::local_pending) shows, and what
+/// `Clone`, `==`, `Hash`, `Debug` and serde see) is its visible elements
+/// and its local pending buffer: producers' pushes belong to the
+/// producers' queue until `commit` takes them, and a clone starts with no
+/// producers and an empty queue of its own.
+///
 #[cfg_attr(
     feature = "std",
     doc = "# Shutting down without losing events
@@ -290,8 +301,11 @@ impl<T, A> BufferedCollection<T, A> {
         }
     }
 
-    /// The elements pushed locally and not yet committed, in push order
-    /// (producers' pushes are not included until `commit`).
+    /// The elements this collection pushed itself (its `push`, and pushes
+    /// from its traversals) and has not committed yet, in push order.
+    /// Elements pushed through [`Producer`]s are not in it: they wait in
+    /// the producers' queue until [`commit`](Self::commit), and
+    /// [`pending_len`](Self::pending_len) counts both.
     ///
     /// # Examples
     ///
@@ -301,10 +315,14 @@ impl<T, A> BufferedCollection<T, A> {
     /// let mut c = BufferedCollection::new();
     /// c.push(1);
     /// c.push(2);
-    /// assert_eq!(c.pending(), [1, 2]);
+    /// c.producer().push(3).unwrap();
+    /// assert_eq!(c.local_pending(), [1, 2]);
+    /// assert_eq!(c.pending_len(), 3); // the producer's push counts too
+    /// c.commit();
+    /// assert_eq!(c.as_slice(), [1, 2, 3]);
     /// ```
     #[inline]
-    pub fn pending(&self) -> &[T] {
+    pub fn local_pending(&self) -> &[T] {
         &self.pending
     }
 
@@ -946,7 +964,7 @@ impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
     /// }
     /// drop(cursor);
     /// assert_eq!(c.as_slice(), [1, 2]);
-    /// assert_eq!(c.pending(), [10, 20]);
+    /// assert_eq!(c.local_pending(), [10, 20]);
     /// ```
     #[inline]
     pub fn cursor(&mut self) -> Cursor<'_, T, A> {
@@ -1030,7 +1048,7 @@ impl<T: fmt::Debug, A> fmt::Debug for BufferedCollection<T, A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut d = f.debug_struct("BufferedCollection");
         d.field("visible", &self.store.vec)
-            .field("pending", &self.pending);
+            .field("local_pending", &self.pending);
         #[cfg(feature = "std")]
         d.field("producer_pending", &self.link.len());
         d.finish()
@@ -1163,7 +1181,7 @@ impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
     /// }
     /// drop(cursor);
     /// assert_eq!(handled, [1, 2, 3]);
-    /// assert_eq!(events.pending(), [20]);
+    /// assert_eq!(events.local_pending(), [20]);
     /// ```
     #[inline]
     pub fn cursor_with_sink<S: FnMut(T)>(&mut self, sink: S) -> crate::SinkCursor<'_, T, S, A> {

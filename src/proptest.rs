@@ -306,7 +306,7 @@ type Parts<T> = (Vec<T>, Vec<T>);
 /// use read_write_collection::BufferedCollection;
 ///
 /// proptest!(|(mut c in any::<BufferedCollection<u8>>())| {
-///     let expected = [c.as_slice(), c.pending()].concat();
+///     let expected = [c.as_slice(), c.local_pending()].concat();
 ///     c.commit();
 ///     prop_assert_eq!(c.as_slice(), expected.as_slice());
 /// });

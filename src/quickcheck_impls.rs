@@ -170,9 +170,9 @@ impl<T: Arbitrary, A: Clone> ReadWriteCollection<T, A> {
 ///
 /// fn commit_appends_pending(mut c: BufferedCollection<u8>) -> bool {
 ///     let mut expected = c.to_vec();
-///     expected.extend_from_slice(c.pending());
+///     expected.extend_from_slice(c.local_pending());
 ///     c.commit();
-///     c.as_slice() == expected.as_slice() && c.pending().is_empty()
+///     c.as_slice() == expected.as_slice() && c.local_pending().is_empty()
 /// }
 /// quickcheck(commit_appends_pending as fn(_) -> bool);
 /// ```
@@ -187,7 +187,7 @@ where
     }
 
     fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
-        let parts = (self.to_vec(), self.pending().to_vec());
+        let parts = (self.to_vec(), self.local_pending().to_vec());
         let policy = self.policy().clone();
         Box::new(
             parts

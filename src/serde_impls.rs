@@ -144,7 +144,7 @@ impl<T: Serialize, A> Serialize for BufferedCollection<T, A> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut s = serializer.serialize_struct("BufferedCollection", 2)?;
         s.serialize_field("visible", self.as_slice())?;
-        s.serialize_field("pending", self.pending())?;
+        s.serialize_field("pending", self.local_pending())?;
         s.end()
     }
 }
@@ -164,7 +164,7 @@ impl<T: Serialize, A> Serialize for BufferedCollection<T, A> {
 /// let mut c: BufferedCollection<u8> =
 ///     serde_json::from_str(r#"{"visible":[1],"pending":[2,3]}"#).unwrap();
 /// assert_eq!(c.as_slice(), [1]);
-/// assert_eq!(c.pending(), [2, 3]);
+/// assert_eq!(c.local_pending(), [2, 3]);
 /// c.commit();
 /// assert_eq!(c.as_slice(), [1, 2, 3]);
 /// ```

@@ -86,7 +86,7 @@ fn pending_elements_are_invisible_before_commit() {
         [] as [i32; 0],
         "Deref to a slice sees nothing pending"
     );
-    assert_eq!(c.pending(), [1, 2, 3], "local pending, in push order");
+    assert_eq!(c.local_pending(), [1, 2, 3], "local pending, in push order");
     assert_eq!(c.pending_len(), 4, "local plus the producer's push");
 
     let mut visited = Vec::new();
@@ -112,7 +112,7 @@ fn pending_elements_are_invisible_before_commit() {
     assert_eq!(c.as_slice(), [1, 2, 3, 4]);
     assert_eq!(c.len(), 4);
     assert!(!c.is_empty());
-    assert_eq!(c.pending(), [] as [i32; 0]);
+    assert_eq!(c.local_pending(), [] as [i32; 0]);
     assert_eq!(c.pending_len(), 0);
     assert_eq!(c.commit(), 0, "nothing left to commit");
     assert_eq!(c.as_slice(), [1, 2, 3, 4]);
@@ -152,7 +152,7 @@ fn entry_and_cursor_pushes_wait_for_the_next_commit() {
         "nothing pushed was visited in this pass"
     );
     assert_eq!(c.as_slice(), [1, 33]);
-    assert_eq!(c.pending(), [10, 20, 21, 30]);
+    assert_eq!(c.local_pending(), [10, 20, 21, 30]);
     assert_eq!(c.pending_len(), 4);
 
     assert_eq!(c.commit(), 4);
@@ -218,7 +218,7 @@ fn multi_frame_cascade_spreads_over_frames() {
             queue.clear_visible(); // drops "tick", ending the loop
         }
         frames.push(handled);
-        after.push((queue.to_vec(), queue.pending().to_vec()));
+        after.push((queue.to_vec(), queue.local_pending().to_vec()));
     }
 
     assert_eq!(
@@ -255,7 +255,7 @@ fn commit_appends_local_pending_then_producer_pushes_in_queue_order() {
     p3.push(30).unwrap();
     c.extend([2, 3]);
     p2.push(21).unwrap();
-    assert_eq!(c.pending(), [1, 2, 3]);
+    assert_eq!(c.local_pending(), [1, 2, 3]);
     assert_eq!(c.pending_len(), 8);
 
     assert_eq!(c.commit(), 8);
@@ -308,7 +308,7 @@ fn break_keeps_unvisited_elements_and_pending_pushes() {
         [1, 33, 44, 5, 6],
         "held and unvisited kept in order"
     );
-    assert_eq!(ids(c.pending()), [30, 40]);
+    assert_eq!(ids(c.local_pending()), [30, 40]);
     assert_eq!(log.dropped(), [2]);
 
     assert_eq!(c.commit(), 2);
@@ -346,7 +346,7 @@ fn panic_mid_traversal_keeps_the_collection_valid() {
 
     assert_eq!(visited, [0, 1, 2, 3]);
     assert_eq!(ids(&c), [0, 2, 33, 4], "the held element is kept");
-    assert_eq!(ids(c.pending()), [50, 20]);
+    assert_eq!(ids(c.local_pending()), [50, 20]);
     assert_eq!(log.dropped(), [1]);
 
     // Still fully usable.
@@ -397,7 +397,7 @@ fn forgetting_a_cursor_leaks_visible_elements_but_keeps_pending() {
     // Leak amplification: the visible elements are gone (never dropped),
     // the pending buffer is intact.
     assert_eq!(c.len(), 0);
-    assert_eq!(ids(c.pending()), [10, 30]);
+    assert_eq!(ids(c.local_pending()), [10, 30]);
     assert_eq!(log.dropped(), [2]);
 
     // The collection is still fully usable.
@@ -491,7 +491,7 @@ fn clear_visible_clear_pending_and_clear() {
     fill(&mut c, &p, &log, 0);
     c.clear_visible();
     assert_eq!((c.len(), c.pending_len()), (0, 2));
-    assert_eq!(ids(c.pending()), [2]);
+    assert_eq!(ids(c.local_pending()), [2]);
     assert_eq!(log.dropped(), [0, 1]);
     assert_eq!(c.commit(), 2);
     assert_eq!(ids(&c), [2, 3]);
@@ -501,7 +501,7 @@ fn clear_visible_clear_pending_and_clear() {
     c.clear_pending();
     assert_eq!((c.len(), c.pending_len()), (2, 0));
     assert_eq!(ids(&c), [10, 11]);
-    assert_eq!(ids(c.pending()), [] as [u32; 0]);
+    assert_eq!(ids(c.local_pending()), [] as [u32; 0]);
     assert_eq!(
         log.dropped(),
         [0, 1, 2, 3, 12, 13],
@@ -596,7 +596,7 @@ fn clone_of_the_collection_has_its_own_producers() {
     pa.push(3).unwrap();
     let mut b = a.clone();
     assert_eq!(b.as_slice(), [1]);
-    assert_eq!(b.pending(), [2], "local pending is cloned");
+    assert_eq!(b.local_pending(), [2], "local pending is cloned");
     assert_eq!(b.pending_len(), 1, "the producer queue is not");
     let pb = b.producer();
     pb.push(4).unwrap();
@@ -618,7 +618,7 @@ fn auto_remove_applies_to_committed_elements_only() {
     let mut c = BufferedCollection::with_auto_remove(|i: &Item<'_>| i.id >= 100);
     c.extend([log.item(1), log.item(100), log.item(2)]);
     assert_eq!(c.prune(), 0, "pending elements are not pruned");
-    assert_eq!(ids(c.pending()), [1, 100, 2]);
+    assert_eq!(ids(c.local_pending()), [1, 100, 2]);
     c.commit();
     assert_eq!(ids(&c), [1, 100, 2], "commit itself does not filter");
 
@@ -634,7 +634,7 @@ fn auto_remove_applies_to_committed_elements_only() {
     drop(cursor);
     assert_eq!(visited, [1, 2], "100 is never yielded");
     assert_eq!(ids(&c), [2]);
-    assert_eq!(ids(c.pending()), [101]);
+    assert_eq!(ids(c.local_pending()), [101]);
     assert_eq!(log.dropped(), [100, 200]);
 
     c.commit();
@@ -667,7 +667,7 @@ fn removal_hook_receives_each_auto_removed_value() {
     });
     assert_eq!(visited, [1, 2, 3]);
     assert_eq!(ids(&c), [1, 2]);
-    assert_eq!(ids(c.pending()), [40]);
+    assert_eq!(ids(c.local_pending()), [40]);
     c.commit();
     assert_eq!(c.prune(), 1);
     assert_eq!(ids(&c), [1, 2]);
@@ -698,7 +698,7 @@ fn traverse_removes_mutates_and_pushes_to_pending() {
     });
     assert_eq!(visited, [1, 2, 3, 4, 5]);
     assert_eq!(c.as_slice(), [10, 30, 50]);
-    assert_eq!(c.pending(), [-10, -30, -50]);
+    assert_eq!(c.local_pending(), [-10, -30, -50]);
     c.commit();
     assert_eq!(c.as_slice(), [10, 30, 50, -10, -30, -50]);
 }
@@ -711,7 +711,7 @@ fn prune_returns_the_number_removed_and_keeps_order() {
     c.push(-2);
     assert_eq!(c.prune(), 3);
     assert_eq!(c.as_slice(), [3, 4, 9]);
-    assert_eq!(c.pending(), [-2]);
+    assert_eq!(c.local_pending(), [-2]);
     assert_eq!(c.prune(), 0);
 
     let mut plain: BufferedCollection<i32> = vec![-1, 1].into();
@@ -726,12 +726,12 @@ fn debug_shows_visible_pending_and_producer_pending() {
     c.producer().push(4).unwrap();
     assert_eq!(
         format!("{c:?}"),
-        "BufferedCollection { visible: [1, 2], pending: [3], producer_pending: 1 }"
+        "BufferedCollection { visible: [1, 2], local_pending: [3], producer_pending: 1 }"
     );
     c.commit();
     assert_eq!(
         format!("{c:?}"),
-        "BufferedCollection { visible: [1, 2, 3, 4], pending: [], producer_pending: 0 }"
+        "BufferedCollection { visible: [1, 2, 3, 4], local_pending: [], producer_pending: 0 }"
     );
     let mut cursor = c.cursor();
     cursor.next();
@@ -994,7 +994,7 @@ fn extend_on_a_bounded_collection_stops_at_the_bound() {
     let mut c = BufferedCollection::bounded(2);
     let err = catch_unwind(AssertUnwindSafe(|| c.extend([1, 2, 3]))).unwrap_err();
     assert!(panic_message(&*err).contains("full bounded collection"));
-    assert_eq!(c.pending(), [1, 2], "the elements pushed so far stay");
+    assert_eq!(c.local_pending(), [1, 2], "the elements pushed so far stay");
 }
 
 #[test]

@@ -274,7 +274,11 @@ fn traverse<A: AutoRemove<Elem>>(
 
 fn check<A>(c: &BufferedCollection<Elem, A>, model: &Model, live: &Rc<Cell<usize>>, op: &Op) {
     assert_eq!(rows(c.iter()), model.visible, "visible after {op:?}");
-    assert_eq!(rows(c.pending()), model.pending, "pending after {op:?}");
+    assert_eq!(
+        rows(c.local_pending()),
+        model.pending,
+        "pending after {op:?}"
+    );
     assert_eq!(c.len(), model.visible.len());
     assert_eq!(c.is_empty(), model.visible.is_empty());
     assert_eq!(

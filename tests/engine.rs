@@ -220,5 +220,5 @@ fn split_in_one_step_from_traverse_and_from_the_loop() {
     }
     drop(cursor);
     assert!(q.is_empty());
-    assert_eq!(q.pending(), [11, 21]);
+    assert_eq!(q.local_pending(), [11, 21]);
 }

@@ -67,7 +67,7 @@ mod arbitrary_impls {
             let c = BufferedCollection::<u8>::arbitrary(&mut u1).unwrap();
             let (visible, pending) = <(Vec<u8>, Vec<u8>)>::arbitrary(&mut u2).unwrap();
             assert_eq!(c.as_slice(), visible.as_slice());
-            assert_eq!(c.pending(), pending.as_slice());
+            assert_eq!(c.local_pending(), pending.as_slice());
             assert_eq!(c.pending_len(), pending.len());
             assert_eq!(u1.len(), u2.len());
 
@@ -76,7 +76,7 @@ mod arbitrary_impls {
             let (visible, pending) =
                 <(Vec<u8>, Vec<u8>)>::arbitrary_take_rest(Unstructured::new(&bytes)).unwrap();
             assert_eq!(c.as_slice(), visible.as_slice());
-            assert_eq!(c.pending(), pending.as_slice());
+            assert_eq!(c.local_pending(), pending.as_slice());
         }
         assert_eq!(
             <BufferedCollection<u8> as Arbitrary>::size_hint(0),
@@ -98,7 +98,7 @@ mod arbitrary_impls {
         assert_eq!(w.id, 42);
         assert_eq!(w.entities, [10]);
         assert_eq!(w.events.as_slice(), [20]);
-        assert_eq!(w.events.pending(), [30]);
+        assert_eq!(w.events.local_pending(), [30]);
     }
 
     /// A named, `Default` policy: every `A: AutoRemove<T> + Default` works.
@@ -119,7 +119,7 @@ mod arbitrary_impls {
         assert_eq!(c, [1, 2, 3]);
         assert_eq!(c.prune(), 2);
         let mut b = BufferedCollection::<u8, Odd>::arbitrary(&mut u).unwrap();
-        assert_eq!((b.as_slice(), b.pending()), (&[5][..], &[6][..]));
+        assert_eq!((b.as_slice(), b.local_pending()), (&[5][..], &[6][..]));
         assert_eq!(b.prune(), 1);
     }
 
@@ -209,8 +209,8 @@ mod quickcheck_impls {
         let mut pending_lens = std::collections::BTreeSet::new();
         for _ in 0..rounds {
             let b = BufferedCollection::<u8>::arbitrary(&mut g);
-            assert!(b.len() < 20 && b.pending().len() < 20);
-            pending_lens.insert(b.pending().len());
+            assert!(b.len() < 20 && b.local_pending().len() < 20);
+            pending_lens.insert(b.local_pending().len());
         }
         assert!(
             pending_lens.len() > 5,
@@ -226,9 +226,9 @@ mod quickcheck_impls {
 
         let mut b = BufferedCollection::from(vec![5u8, 250, 6]);
         b.extend([1u8, 2, 130]);
-        let min = minimize(b, |b| b.pending().iter().any(|&x| x > 100));
+        let min = minimize(b, |b| b.local_pending().iter().any(|&x| x > 100));
         assert!(min.is_empty(), "visible part shrinks away: {min:?}");
-        assert_eq!(min.pending(), [101]);
+        assert_eq!(min.local_pending(), [101]);
     }
 
     #[test]
@@ -250,7 +250,7 @@ mod quickcheck_impls {
         }
         fn commit_appends(mut b: BufferedCollection<u16>) -> bool {
             let mut expected = b.to_vec();
-            expected.extend_from_slice(b.pending());
+            expected.extend_from_slice(b.local_pending());
             b.commit();
             b.as_slice() == expected.as_slice()
         }
@@ -389,7 +389,7 @@ mod serde_impls {
 
         let mut back: BufferedCollection<u8> = serde_json::from_str(&json).unwrap();
         assert_eq!(back.as_slice(), [1, 2]);
-        assert_eq!(back.pending(), [3, 4]);
+        assert_eq!(back.local_pending(), [3, 4]);
         let mut visited = Vec::new();
         back.traverse(|e| visited.push(*e));
         assert_eq!(visited, [1, 2], "pending elements wait for a commit");
@@ -401,12 +401,12 @@ mod serde_impls {
     fn buffered_accepts_the_sequence_form_and_any_field_order() {
         let b: BufferedCollection<u8> = serde_json::from_str("[[1],[2,3]]").unwrap();
         assert_eq!(b.as_slice(), [1]);
-        assert_eq!(b.pending(), [2, 3]);
+        assert_eq!(b.local_pending(), [2, 3]);
 
         let b: BufferedCollection<u8> =
             serde_json::from_str(r#"{"pending":[9],"extra":{"x":1},"visible":[]}"#).unwrap();
         assert!(b.is_empty());
-        assert_eq!(b.pending(), [9]);
+        assert_eq!(b.local_pending(), [9]);
     }
 
     #[test]
@@ -583,7 +583,7 @@ mod proptest_impls {
                 .new_tree(&mut runner)
                 .unwrap()
                 .current();
-            assert!(b.len() < 100 && b.pending().len() < 100);
+            assert!(b.len() < 100 && b.local_pending().len() < 100);
             let l = any::<Layers<u8>>().new_tree(&mut runner).unwrap().current();
             assert!((1..=4).contains(&l.layer_count()));
         }

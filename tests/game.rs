@@ -230,7 +230,7 @@ fn buffered_sink_gets_removals_and_pushes_stay_pending() {
     drop(cursor);
     assert_eq!(handled, [1, 2, 3]);
     assert!(q.is_empty());
-    assert_eq!(vals(q.pending()), [20, 30]);
+    assert_eq!(vals(q.local_pending()), [20, 30]);
     q.commit();
     let mut handled = Vec::new();
     q.traverse_with_sink(|e| handled.push(e.val), |e| e.remove());

@@ -258,7 +258,7 @@ fn failed_pending_growth_keeps_every_element_once() {
     drop(cursor.next().unwrap().remove());
     drop(cursor);
     q.push(t.elem(100));
-    while q.pending_len() < q.pending().len().next_power_of_two().max(4) {
+    while q.pending_len() < q.local_pending().len().next_power_of_two().max(4) {
         q.push(t.elem(101));
     }
     let before = q.pending_len();

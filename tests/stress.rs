@@ -108,7 +108,7 @@ fn producers_against_a_frame_loop() {
             drop(cursor);
             assert_eq!(handled_echoes, expected_echoes, "frame {frame}");
             assert_eq!(queue.as_slice(), [Event::Tick(frame + 1)]);
-            assert_eq!(queue.pending(), emitted_events(&emitted, frame));
+            assert_eq!(queue.local_pending(), emitted_events(&emitted, frame));
 
             if all_done && emitted.is_empty() && queue.pending_len() == 0 {
                 break;

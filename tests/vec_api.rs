@@ -484,7 +484,7 @@ fn buffered_visible_side_shares_the_vec_methods() {
     q.truncate(5);
     assert_eq!(q.get(0), Some(&3));
     // None of it touched the pending side.
-    assert_eq!(q.pending(), [100]);
+    assert_eq!(q.local_pending(), [100]);
     q.commit();
     assert_eq!(q.as_slice(), [3, 100]);
 }

@@ -353,7 +353,7 @@ pub trait Subject {
     fn shrink_to_fit(&mut self);
     fn commit(&mut self) -> Option<usize>;
     /// Local pending slice and `pending_len()`.
-    fn pending(&self) -> Option<(&[Elem], usize)>;
+    fn local_pending(&self) -> Option<(&[Elem], usize)>;
     fn clear_pending(&mut self);
     fn clear_visible(&mut self);
     fn producer(&self) -> Option<Producer<Elem>>;
@@ -417,7 +417,7 @@ impl<A: AutoRemove<Elem>> Subject for ReadWriteCollection<Elem, A> {
     fn commit(&mut self) -> Option<usize> {
         None
     }
-    fn pending(&self) -> Option<(&[Elem], usize)> {
+    fn local_pending(&self) -> Option<(&[Elem], usize)> {
         None
     }
     fn clear_pending(&mut self) {}
@@ -468,8 +468,8 @@ impl<A: AutoRemove<Elem>> Subject for BufferedCollection<Elem, A> {
     fn commit(&mut self) -> Option<usize> {
         Some(BufferedCollection::commit(self))
     }
-    fn pending(&self) -> Option<(&[Elem], usize)> {
-        Some((BufferedCollection::pending(self), self.pending_len()))
+    fn local_pending(&self) -> Option<(&[Elem], usize)> {
+        Some((BufferedCollection::local_pending(self), self.pending_len()))
     }
     fn clear_pending(&mut self) {
         BufferedCollection::clear_pending(self)
@@ -770,7 +770,7 @@ impl Checker {
         } else {
             assert_eq!(actual, self.items, "{context}: contents");
         }
-        if let Some((pending, pending_len)) = s.pending() {
+        if let Some((pending, pending_len)) = s.local_pending() {
             let pending: Vec<M> = pending.iter().map(M::of).collect();
             assert_eq!(pending, self.pending, "{context}: pending");
             assert_eq!(
