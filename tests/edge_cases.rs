@@ -1,8 +1,8 @@
 //! Behaviour that mutation testing (`cargo mutants`, configured in
-//! `.cargo/mutants.toml`) found no other test pinning down: each test here
-//! fails on at least one mutant of `src/raw.rs`, `src/cursor.rs`,
-//! `src/parallel.rs`, `src/producer.rs` or the layers pass that the rest of
-//! the suite let through. Public API only.
+//! `.cargo/mutants.toml`) or line coverage (`cargo llvm-cov`) found no other
+//! test pinning down: each test here fails on a mutant of `src/raw.rs`,
+//! `src/cursor.rs` or `src/parallel.rs` that the rest of the suite let
+//! through, or runs a reachable line nothing else ran. Public API only.
 
 use read_write_collection::{Mode, ReadWriteCollection, ShrinkPolicy};
 
@@ -52,6 +52,7 @@ fn pass_handles_format_for_debugging() {
 /// predicate, hands a held element that expired to the sink, as the plain
 /// cursor's drop does.
 #[test]
+#[cfg(feature = "std")] // without `std`, dropping a cursor runs no user code
 fn sink_cursor_drop_settles_the_held_element() {
     let mut c = ReadWriteCollection::with_auto_remove(|n: &i32| *n < 0);
     c.extend([1, 2, 3, 4]);
@@ -157,6 +158,74 @@ fn a_full_buffer_mid_pass_closes_a_big_hole_and_grows_past_a_small_one() {
     assert_eq!(small.capacity(), 16, "grown by doubling");
 }
 
+/// The shrink policy on zero-sized elements: nothing to give back, and
+/// nothing breaks.
+#[test]
+fn shrink_policy_on_zero_sized_elements() {
+    let mut c: ReadWriteCollection<()> = vec![(); 10].into();
+    c.set_shrink_policy(Some(ShrinkPolicy::new(50, 1)));
+    c.traverse(|e| e.remove());
+    c.traverse(|_| {});
+    assert!(c.is_empty());
+    assert_eq!(c.capacity(), usize::MAX);
+}
+
+/// `Spawner::push` on a bounded collection that is full again panics with
+/// the bound's message (its `try_push` hands the value back instead).
+#[test]
+fn spawner_push_past_the_bound_panics() {
+    let mut c = ReadWriteCollection::bounded(2);
+    c.extend([1, 2]);
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut cursor = c.cursor();
+        let (_, mut spawn) = cursor.next().unwrap().remove_and_spawn();
+        spawn.push(10);
+        spawn.push(11); // full again
+    }));
+    let message = *caught.unwrap_err().downcast::<&str>().unwrap();
+    assert!(message.contains("full bounded collection"), "{message}");
+    assert_eq!(c, [2, 10], "the pass completed while unwinding");
+}
+
+#[cfg(feature = "std")]
+mod queues {
+    use read_write_collection::{BufferedCollection, TryPushError};
+    use std::sync::mpsc;
+    use std::thread;
+    use std::time::Duration;
+
+    /// Raising the bound wakes a producer blocked on the old one.
+    #[test]
+    fn raising_the_bound_wakes_a_blocked_producer() {
+        let mut c = BufferedCollection::bounded(1);
+        let p = c.producer();
+        p.push(1).unwrap();
+        let (done, pushed) = mpsc::channel();
+        let blocked = thread::spawn(move || {
+            let result = p.push(2);
+            done.send(()).unwrap();
+            result
+        });
+        thread::sleep(Duration::from_millis(20));
+        c.set_max_len(Some(2));
+        assert_eq!(pushed.recv_timeout(Duration::from_secs(10)), Ok(()));
+        blocked.join().unwrap().unwrap();
+        assert_eq!(c.commit(), 2);
+        assert_eq!(c.as_slice(), [1, 2]);
+    }
+
+    /// A closed producer's error converts into `TryPushError::Closed`,
+    /// value included (for code that handles both pushes alike).
+    #[test]
+    fn producer_closed_converts_to_try_push_error() {
+        let c: BufferedCollection<&str> = BufferedCollection::new();
+        let p = c.producer();
+        drop(c);
+        let err: TryPushError<&str> = p.push("late").unwrap_err().into();
+        assert_eq!(err, TryPushError::Closed("late"));
+    }
+}
+
 #[cfg(feature = "rayon")]
 mod parallel {
     use super::*;
@@ -193,6 +262,20 @@ mod parallel {
             }
         });
         assert_eq!(c, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    }
+
+    /// `ParEntry::push` past the bound of a bounded collection panics with
+    /// the bound's message; the collection stays valid.
+    #[test]
+    fn par_entry_push_past_the_bound_panics() {
+        let mut c = ReadWriteCollection::bounded(3);
+        c.extend([1, 2, 3]);
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            c.par_traverse(|mut e| e.push(*e + 10));
+        }));
+        let message = *caught.unwrap_err().downcast::<&str>().unwrap();
+        assert!(message.contains("full bounded collection"), "{message}");
+        assert_eq!(c, [1, 2, 3]);
     }
 
     /// The entry's debug form shows the element.
