@@ -143,6 +143,21 @@ impl<T> Shared<T> {
         lock(&self.queue)
     }
 
+    /// Queues `value` (the caller checked `closed` and the room under
+    /// `queue`, this queue's lock), unlocks, and wakes whoever waits for
+    /// pending elements.
+    fn push_locked(&self, mut queue: MutexGuard<'_, Queue<T>>, value: T) {
+        let waiting = if queue.items.is_empty() {
+            queue.waiting_consumers
+        } else {
+            0
+        };
+        queue.items.push(value);
+        queue.wake_async_consumers();
+        drop(queue);
+        self.wake_consumers(waiting);
+    }
+
     /// Wakes `wait_pending` if anyone waits (read under the lock by the
     /// caller, who passes the count). `wait_pending` only sleeps on an empty
     /// queue, so pushers pass the count only when they made the queue
@@ -464,15 +479,7 @@ impl<T> Producer<T> {
             queue = wait(&self.shared.room, queue);
             queue.waiting_producers -= 1;
         }
-        let waiting = if queue.items.is_empty() {
-            queue.waiting_consumers
-        } else {
-            0
-        };
-        queue.items.push(value);
-        queue.wake_async_consumers();
-        drop(queue);
-        self.shared.wake_consumers(waiting);
+        self.shared.push_locked(queue, value);
         Ok(())
     }
 
@@ -565,15 +572,7 @@ impl<T> Producer<T> {
         if queue.room() == 0 {
             return Err(TryPushError::Full(value));
         }
-        let waiting = if queue.items.is_empty() {
-            queue.waiting_consumers
-        } else {
-            0
-        };
-        queue.items.push(value);
-        queue.wake_async_consumers();
-        drop(queue);
-        self.shared.wake_consumers(waiting);
+        self.shared.push_locked(queue, value);
         Ok(())
     }
 
@@ -934,15 +933,7 @@ impl<T> Future for PushFuture<'_, T> {
             .value
             .take()
             .expect("`PushFuture` polled after it resolved");
-        let waiting = if queue.items.is_empty() {
-            queue.waiting_consumers
-        } else {
-            0
-        };
-        queue.items.push(value);
-        queue.wake_async_consumers();
-        drop(queue);
-        shared.wake_consumers(waiting);
+        shared.push_locked(queue, value);
         Poll::Ready(Ok(()))
     }
 }

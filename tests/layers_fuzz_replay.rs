@@ -15,22 +15,7 @@ fn layers_corpus_replays() {
     if cfg!(miri) {
         return; // file reads need isolation off; the random inputs below run
     }
-    let mut checked_in = 0;
-    for file in common::fuzz_inputs("layers") {
-        let input = layers_model::decode(&file.bytes);
-        if file.checked_in {
-            assert!(
-                input.is_some(),
-                "checked-in input fuzz/{} does not decode",
-                file.name
-            );
-            checked_in += 1;
-        }
-        if let Some(input) = input {
-            layers_model::run(&input);
-        }
-    }
-    assert!(checked_in > 0, "no checked-in seed for the layers target");
+    common::replay_fuzz_inputs("layers", layers_model::decode, layers_model::run);
 }
 
 #[test]

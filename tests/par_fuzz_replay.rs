@@ -13,22 +13,7 @@ mod par_model;
 #[test]
 fn parallel_fuzz_inputs_replay() {
     if !cfg!(miri) {
-        let mut checked_in = 0;
-        for file in common::fuzz_inputs("parallel") {
-            let input = par_model::decode(&file.bytes);
-            if file.checked_in {
-                assert!(
-                    input.is_some(),
-                    "checked-in input fuzz/{} does not decode",
-                    file.name
-                );
-                checked_in += 1;
-            }
-            if let Some(input) = input {
-                par_model::run(&input);
-            }
-        }
-        assert!(checked_in > 0, "no checked-in seed for the parallel target");
+        common::replay_fuzz_inputs("parallel", par_model::decode, par_model::run);
     }
     let runs = if cfg!(miri) { 3 } else { 200 };
     for seed in 0..runs {

@@ -322,3 +322,26 @@ pub fn fuzz_inputs(target: &str) -> Vec<FuzzFile> {
     }
     files
 }
+
+/// Replays every input of `target` on disk (see [`fuzz_inputs`]) that
+/// `decode` accepts through `run`. Each checked-in input must decode, and
+/// the target must have at least one; what a local fuzz run added is
+/// replayed too, but never counted.
+pub fn replay_fuzz_inputs<I>(target: &str, decode: impl Fn(&[u8]) -> Option<I>, run: impl Fn(&I)) {
+    let mut checked_in = 0;
+    for file in fuzz_inputs(target) {
+        let input = decode(&file.bytes);
+        if file.checked_in {
+            assert!(
+                input.is_some(),
+                "checked-in input fuzz/{} does not decode",
+                file.name
+            );
+            checked_in += 1;
+        }
+        if let Some(input) = input {
+            run(&input);
+        }
+    }
+    assert!(checked_in > 0, "no checked-in seed for the {target} target");
+}
