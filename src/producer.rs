@@ -565,7 +565,7 @@ impl<T> Producer<T> {
     /// assert_eq!(p.try_push(4), Err(TryPushError::Closed(4)));
     /// ```
     pub fn try_push(&self, value: T) -> Result<(), TryPushError<T>> {
-        let mut queue = self.shared.lock();
+        let queue = self.shared.lock();
         if queue.closed {
             return Err(TryPushError::Closed(value));
         }
