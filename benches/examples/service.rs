@@ -6,7 +6,7 @@
 //! gone and everything they pushed, follow-ups included, is handled.
 //!
 //! ```text
-//! cargo run --release --features async --example service [events_per_task]
+//! cargo run --release -p read-write-collection-benches --example service [events_per_task]
 //! ```
 //!
 //! It prints the events per second it reached and checks that every
