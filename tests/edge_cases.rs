@@ -4,7 +4,7 @@
 //! `src/cursor.rs` or `src/parallel.rs` that the rest of the suite let
 //! through, or runs a reachable line nothing else ran. Public API only.
 
-use read_write_collection::{Mode, ReadWriteCollection, ShrinkPolicy};
+use read_write_collection::{ReadWriteCollection, ShrinkPolicy};
 
 /// `Spawner::try_push` respects the bound: the removal that made the
 /// spawner freed exactly one slot.
@@ -229,6 +229,7 @@ mod queues {
 #[cfg(feature = "rayon")]
 mod parallel {
     use super::*;
+    use read_write_collection::Mode;
 
     /// `ParEntry::push` (not only `try_push`) appends, and the pass visits
     /// what it pushed.

@@ -153,8 +153,10 @@ fn builder_builds_one_layer_per_key() {
 }
 
 /// Generated values per check (Miri runs about a thousand times slower).
+#[cfg(any(feature = "proptest", feature = "quickcheck", feature = "arbitrary"))]
 const ROUNDS: usize = if cfg!(miri) { 8 } else { 64 };
 
+#[cfg(any(feature = "proptest", feature = "quickcheck", feature = "arbitrary"))]
 /// Whether a set of generated layers reached a disabled and a hidden layer,
 /// and never another number of layers.
 #[derive(Default)]
@@ -166,6 +168,7 @@ struct Reach {
     nonempty: bool,
 }
 
+#[cfg(any(feature = "proptest", feature = "quickcheck", feature = "arbitrary"))]
 impl Reach {
     fn see(&mut self, l: &Layers<u8, Layer>) {
         assert_eq!(l.layer_count(), 4, "one layer per variant");

@@ -3,7 +3,7 @@
 //! without `Default`, and failure reports that show a collection's bound
 //! and mode.
 
-use read_write_collection::{remove_when, Builder, Mode, ReadWriteCollection, ShrinkPolicy};
+use read_write_collection::{remove_when, Builder, ReadWriteCollection, ShrinkPolicy};
 
 remove_when!(struct Spent for u32: |ttl| *ttl == 0);
 
@@ -53,6 +53,7 @@ fn debug_is_vec_like_with_default_settings_and_shows_the_settings_that_differ() 
 #[test]
 fn arbitrary_like_fills_a_field_whose_type_has_a_policy() {
     use arbitrary::{Arbitrary, Unstructured};
+    use read_write_collection::Mode;
 
     #[derive(Arbitrary, Debug)]
     struct World {
