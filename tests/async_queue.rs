@@ -176,3 +176,19 @@ fn cancelled_futures() {
     drop(p);
     assert_eq!(Arc::strong_count(&dropped), 1);
 }
+
+/// The futures' debug forms say what they are (and whether a push has
+/// resolved).
+#[test]
+fn futures_format_for_debugging() {
+    let c: BufferedCollection<u8> = BufferedCollection::new();
+    let p = c.producer();
+    assert_eq!(
+        format!("{:?}", c.wait_pending_async()),
+        "WaitPendingFuture { .. }"
+    );
+    let mut push = p.push_async(1);
+    assert_eq!(format!("{push:?}"), "PushFuture { resolved: false, .. }");
+    assert!(block_on(&mut push).is_ok());
+    assert_eq!(format!("{push:?}"), "PushFuture { resolved: true, .. }");
+}
