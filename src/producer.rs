@@ -88,6 +88,20 @@ impl<T> Queue<T> {
         }
     }
 
+    /// What a wait for pending elements can answer now: `Pending` when
+    /// producers' pushes are queued, `Disconnected` when nothing can arrive
+    /// any more (closed, or no producer), `None` while it has to wait.
+    #[inline]
+    fn wait_outcome(&self) -> Option<Waited> {
+        if !self.items.is_empty() {
+            Some(Waited::Pending)
+        } else if self.closed || self.producers == 0 {
+            Some(Waited::Disconnected)
+        } else {
+            None
+        }
+    }
+
     /// How many more elements producers may push now.
     #[inline]
     fn room(&self) -> usize {
@@ -339,11 +353,8 @@ impl<T> ProducerLink<T> {
         let deadline = timeout.and_then(|t| Instant::now().checked_add(t));
         let mut queue = self.sync(owned);
         loop {
-            if !queue.items.is_empty() {
-                return Waited::Pending;
-            }
-            if queue.closed || queue.producers == 0 {
-                return Waited::Disconnected;
+            if let Some(outcome) = queue.wait_outcome() {
+                return outcome;
             }
             queue.waiting_consumers += 1;
             queue = match (timeout, deadline) {
@@ -865,11 +876,8 @@ impl<T> Future for WaitPendingFuture<'_, T> {
         if let Some(owned) = self.owned.take() {
             queue.publish(owned, &shared.room);
         }
-        if !queue.items.is_empty() {
-            return Poll::Ready(true);
-        }
-        if queue.closed || queue.producers == 0 {
-            return Poll::Ready(false);
+        if let Some(outcome) = queue.wait_outcome() {
+            return Poll::Ready(outcome == Waited::Pending);
         }
         // Registered under the lock that every push, close and last
         // producer's drop takes before waking: no wake-up is lost.
@@ -915,24 +923,21 @@ impl<T> Future for PushFuture<'_, T> {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
         let shared = this.shared;
+        let value = this
+            .value
+            .take()
+            .expect("`PushFuture` polled after it resolved");
         let mut queue = shared.lock();
         if queue.closed {
-            let value = this
-                .value
-                .take()
-                .expect("`PushFuture` polled after it resolved");
             return Poll::Ready(Err(ProducerClosed { value }));
         }
         if queue.room() == 0 {
             // Registered under the lock that publishing room and closing
             // take before waking: no wake-up is lost.
             register(&mut queue.producer_wakers, cx.waker());
+            this.value = Some(value);
             return Poll::Pending;
         }
-        let value = this
-            .value
-            .take()
-            .expect("`PushFuture` polled after it resolved");
         shared.push_locked(queue, value);
         Poll::Ready(Ok(()))
     }
