@@ -12,7 +12,7 @@ use crate::raw::{Pass, Store};
 #[cfg(feature = "std")]
 use crate::error::WaitTimeoutError;
 #[cfg(feature = "std")]
-use crate::producer::{Producer, ProducerLink};
+use crate::producer::{Producer, ProducerLink, Waited};
 #[cfg(feature = "std")]
 use core::sync::atomic::{AtomicBool, Ordering};
 #[cfg(feature = "std")]
@@ -678,8 +678,7 @@ impl<T, A> BufferedCollection<T, A> {
     #[cfg(feature = "std")]
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn wait_pending(&self) -> bool {
-        !self.pending.is_empty()
-            || self.link.wait_pending(self.owned(), None) == crate::producer::Waited::Pending
+        !self.pending.is_empty() || self.link.wait_pending(self.owned(), None) == Waited::Pending
     }
 
     /// The async form of [`wait_pending`](Self::wait_pending): a future
@@ -779,7 +778,6 @@ impl<T, A> BufferedCollection<T, A> {
     #[cfg(feature = "std")]
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn wait_pending_timeout(&self, timeout: Duration) -> Result<(), WaitTimeoutError> {
-        use crate::producer::Waited;
         if !self.pending.is_empty() {
             return Ok(());
         }
