@@ -486,18 +486,18 @@ impl<T, A> BufferedCollection<T, A> {
     #[track_caller]
     pub fn set_max_len(&mut self, max: Option<usize>) {
         let max = max.unwrap_or(usize::MAX);
+        // With producers, the check and the new bound are one locked step:
+        // no push can slip in between.
         #[cfg(feature = "std")]
-        let total = self.link.total_with(self.owned());
+        let fits = self.link.set_max(max, self.owned());
         #[cfg(not(feature = "std"))]
-        let total = self.owned();
+        let fits = self.owned() <= max;
         assert!(
-            total <= max,
+            fits,
             "the collection holds more than the new maximum length"
         );
         self.max = max;
         self.store.max = max;
-        #[cfg(feature = "std")]
-        self.link.set_max(max, self.owned());
     }
 
     /// Appends everything pending (see [the order](BufferedCollection#order-at-commit))

@@ -392,7 +392,8 @@
 //!   `Producer::push_async`, futures any executor can poll (no runtime
 //!   dependency; implies `std`). Cancel safety: dropping a pending
 //!   `wait_pending_async` loses nothing; dropping a pending `push_async`
-//!   drops its value, which was not pushed.
+//!   drops its value, which was not pushed. Either takes its waker out of
+//!   the queue when dropped.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 // Without `std` the docs still name `Producer` and `ProducerClosed` (as plain

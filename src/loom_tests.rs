@@ -540,9 +540,10 @@ fn batch_push_racing_with_a_pushing_traversal() {
 }
 
 /// (k) `wait_pending_async` against a push and the producer's drop (feature
-/// `async`): the task's waker is registered and woken under the queue's
-/// lock, so the owner never sleeps through the push or the last producer
-/// leaving (loom reports a deadlock if it would).
+/// `async`): the task's waker is registered under the queue's lock and the
+/// wake-up is decided under it (and delivered after it), so the owner never
+/// sleeps through the push or the last producer leaving (loom reports a
+/// deadlock if it would).
 #[cfg(feature = "async")]
 #[test]
 fn wait_pending_async_against_a_push() {
@@ -582,5 +583,59 @@ fn push_async_against_the_pass_that_frees_room() {
         }
         assert!(t.join().unwrap());
         assert_eq!(got, [0, 1]);
+    });
+}
+
+/// (m) A producer blocked for room on a full bounded collection against
+/// the owner clearing the producers' queue: the clear frees the room and
+/// wakes the producer, whose push the owner's wait then sees (loom
+/// reports a deadlock if either sleeps through it).
+#[test]
+fn clearing_the_queue_wakes_a_producer_blocked_for_room() {
+    check(
+        "clear_pending wakes a blocked producer",
+        Bound::Exhaustive,
+        || {
+            let mut c = BufferedCollection::bounded(1);
+            let p = c.producer();
+            p.push(0u8).unwrap();
+            let t = thread::spawn(move || p.push(1).is_ok());
+            c.clear_pending();
+            let mut got = Vec::new();
+            while c.wait_pending() {
+                c.commit();
+                drain(&mut c, &mut got);
+            }
+            assert!(t.join().unwrap());
+            assert_eq!(got, [1]);
+        },
+    );
+}
+
+/// (n) `set_max_len` lowering the bound against a producer pushing with
+/// `try_push`: the check and the new bound are one locked step, so the
+/// total never exceeds the bound in force, and every push that was
+/// accepted is committed once. (A refused bound, when the producer got
+/// there first, leaves the collection unbounded.)
+#[test]
+fn set_max_len_is_one_step_against_a_push() {
+    check("set_max_len vs try_push", Bound::Env, || {
+        let mut c = BufferedCollection::new();
+        let p = c.producer();
+        let t = thread::spawn(move || (0..3u8).filter(|&v| p.try_push(v).is_ok()).count());
+        let set = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            c.set_max_len(Some(2));
+        }));
+        if set.is_ok() {
+            assert_eq!(c.max_len(), Some(2));
+        } else {
+            assert_eq!(c.max_len(), None, "a refused bound changes nothing");
+        }
+        let bound = c.max_len().unwrap_or(usize::MAX);
+        assert!(c.pending_len() <= bound, "the bound holds");
+        let accepted = t.join().unwrap();
+        assert!(c.pending_len() <= bound, "the bound holds");
+        assert_eq!(c.commit(), accepted, "every accepted push is there once");
+        assert_eq!(c.as_slice(), &[0, 1, 2][..accepted]);
     });
 }

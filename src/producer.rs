@@ -17,17 +17,47 @@
 //!   pushes lock and count; a traversal reserves the room it may use when
 //!   it starts) and decreases lazily (at its next `commit`, `wait_pending`,
 //!   `traverse`, …), so `held` is never below the true count and the
-//!   bound holds at every instant.
+//!   bound holds at every instant. A new bound is checked against the
+//!   total and installed under one lock, so no push slips in between.
 //!
-//! Two condition variables: `pushed` wakes `wait_pending` (a push, the last
-//! producer leaving, a close); `room` wakes producers blocked on a full
-//! bounded collection (room published, or a close). Waiters register in
-//! `waiting_*` under the lock before they wait, and notifiers read those
-//! counts under the lock, so no wake-up is lost and an uncontended push
-//! never touches a condition variable.
+//! # Who wakes whom
+//!
+//! Two condition variables and, with feature `async`, two sets of task
+//! wakers:
+//!
+//! * *Consumers* (`wait_pending`, `wait_pending_async`) wait for the queue
+//!   to become non-empty or for nothing more to be able to arrive. They are
+//!   woken by the push that makes the queue non-empty, by the last producer
+//!   leaving and by a close.
+//! * *Producers* blocked for room (`push`, `push_batch`, `push_async` on a
+//!   full bounded queue) are woken whenever room is freed: the collection
+//!   publishing a lower count (a `commit`, the end of a traversal, a wait,
+//!   its clears), the clears emptying the producers' queue itself, a bound
+//!   change, and a close.
+//!
+//! Waiters register (a count, or a waker in a slot) under the lock before
+//! they sleep, and every state change that can end a wait decides whom to
+//! wake under the same lock, so no wake-up is lost; an uncontended push
+//! touches no condition variable and no waker.
+//!
+//! **No foreign code runs under the lock.** What a critical section decides
+//! to wake is recorded in the queue and delivered by the guard
+//! ([`Locked`]) after it releases the lock: condition variables first,
+//! then the wakers, each wake isolated so that one waker that panics
+//! costs no one else's wake-up (its panic is reported by the panic hook
+//! and then dropped: the operation that woke it has completed and returns
+//! its own result). Wakers are cloned before the lock is taken and dropped
+//! after it is released; queued elements are dropped outside it. A waker
+//! may therefore look at the queue (`Producer::is_closed`, a push) from
+//! `wake` or `clone` without deadlocking.
+//!
+//! A future that is dropped while registered removes its waker (each
+//! registration is a slot the future remembers, valid until the set is
+//! woken), so cancelled futures leave nothing behind.
 
 use alloc::vec::Vec;
 use core::fmt;
+use core::ops::{Deref, DerefMut};
 use std::time::{Duration, Instant};
 
 use crate::error::TryPushError;
@@ -58,33 +88,94 @@ pub(crate) struct Queue<T> {
     held: usize,
     waiting_consumers: usize,
     waiting_producers: usize,
+    /// Wake-ups decided under the lock, delivered by [`Locked`] once it is
+    /// released.
+    wake: Wakeups,
     /// Tasks waiting in `wait_pending_async` (feature `async`).
     #[cfg(feature = "async")]
-    consumer_wakers: Vec<Waker>,
+    consumer_wakers: Wakers,
     /// Tasks waiting in `push_async` for room (feature `async`).
     #[cfg(feature = "async")]
-    producer_wakers: Vec<Waker>,
+    producer_wakers: Wakers,
+}
+
+/// What to wake once the lock is released.
+#[derive(Default)]
+struct Wakeups {
+    /// Notify the `pushed` condition variable.
+    consumers: bool,
+    /// Notify the `room` condition variable.
+    producers: bool,
+    /// Task wakers taken out of their sets (slots emptied by a
+    /// deregistration are `None`).
+    #[cfg(feature = "async")]
+    wakers: Vec<Option<Waker>>,
+}
+
+impl Wakeups {
+    #[inline]
+    fn is_empty(&self) -> bool {
+        let empty = !self.consumers && !self.producers;
+        #[cfg(feature = "async")]
+        let empty = empty && self.wakers.is_empty();
+        empty
+    }
+
+    /// Delivers the wake-ups (the lock is not held): condition variables
+    /// first, then every waker, a panicking one included.
+    fn deliver<T>(self, shared: &Shared<T>) {
+        if self.consumers {
+            shared.pushed.notify_all();
+        }
+        if self.producers {
+            shared.room.notify_all();
+        }
+        #[cfg(feature = "async")]
+        for waker in self.wakers.into_iter().flatten() {
+            // Executor code: its panic must not keep the other wakers
+            // asleep, nor fail the operation that woke it (which has done
+            // its work). The panic hook has reported it by now.
+            drop(std::panic::catch_unwind(std::panic::AssertUnwindSafe(
+                || waker.wake(),
+            )));
+        }
+    }
 }
 
 impl<T> Queue<T> {
-    /// Wakes the tasks waiting in `wait_pending_async` (after a push, the
-    /// last producer leaving or a close). Wakers only schedule their task,
-    /// so this runs under the lock.
+    /// Decides to wake the consumers (a push made the queue non-empty, the
+    /// last producer left, or a close).
     #[inline]
-    fn wake_async_consumers(&mut self) {
-        #[cfg(feature = "async")]
-        if !self.consumer_wakers.is_empty() {
-            self.consumer_wakers.drain(..).for_each(Waker::wake);
+    fn wake_consumers(&mut self) {
+        if self.waiting_consumers > 0 {
+            self.wake.consumers = true;
         }
+        #[cfg(feature = "async")]
+        self.consumer_wakers.take_into(&mut self.wake.wakers);
     }
 
-    /// Wakes the tasks waiting in `push_async` for room (room freed, bound
-    /// changed, or a close).
+    /// Decides to wake the producers blocked for room (room freed, the
+    /// bound changed, or a close).
     #[inline]
-    fn wake_async_producers(&mut self) {
+    fn wake_producers(&mut self) {
+        if self.waiting_producers > 0 {
+            self.wake.producers = true;
+        }
         #[cfg(feature = "async")]
-        if !self.producer_wakers.is_empty() {
-            self.producer_wakers.drain(..).for_each(Waker::wake);
+        self.producer_wakers.take_into(&mut self.wake.wakers);
+    }
+
+    /// Queues `value` (the caller checked `closed` and the room, and made
+    /// room in `items` first, so that nothing here can fail while `value`
+    /// would be dropped under the lock) and wakes the consumers if the
+    /// queue was empty: consumers only wait on an empty queue, so later
+    /// pushes find the wake-up already decided.
+    #[inline]
+    fn push_value(&mut self, value: T) {
+        let was_empty = self.items.is_empty();
+        self.items.push(value);
+        if was_empty {
+            self.wake_consumers();
         }
     }
 
@@ -111,23 +202,178 @@ impl<T> Queue<T> {
             // overflow", which is the truth.
             usize::MAX
         } else {
+            // `held + items.len() <= max` at every instant: `set_max`
+            // installs a bound only over a total that fits it.
             self.max - self.held - self.items.len()
         }
     }
 
     /// Sets `held` to `owned`, the collection's exact count, and wakes
     /// blocked producers if that freed room.
-    fn publish(&mut self, owned: usize, room: &Condvar) {
+    fn publish(&mut self, owned: usize) {
         if self.max == usize::MAX {
             return;
         }
         let freed = owned < self.held;
         self.held = owned;
         if freed {
-            self.wake_async_producers();
+            self.wake_producers();
         }
-        if freed && self.waiting_producers > 0 {
-            room.notify_all();
+    }
+}
+
+/// The queue's lock. Dropping it (or waiting on a condition variable
+/// through it) releases the lock first and then delivers the wake-ups the
+/// critical section decided: no foreign code runs under the lock.
+pub(crate) struct Locked<'a, T> {
+    shared: &'a Shared<T>,
+    /// `None` only inside `drop` and while a wait has the lock released.
+    guard: Option<MutexGuard<'a, Queue<T>>>,
+}
+
+impl<'a, T> Locked<'a, T> {
+    /// Releases the lock and delivers what the critical section decided
+    /// to wake (after this, `guard` is `None`).
+    fn release(&mut self) {
+        if let Some(mut guard) = self.guard.take() {
+            let wake = core::mem::take(&mut guard.wake);
+            drop(guard);
+            if !wake.is_empty() {
+                wake.deliver(self.shared);
+            }
+        }
+    }
+
+    /// Waits on `condvar` (`timeout`: at most that long). If this critical
+    /// section decided wake-ups, it delivers them instead (the lock is
+    /// released meanwhile) and returns at once, like a spurious wake-up:
+    /// callers re-check their condition in a loop.
+    fn wait(mut self, condvar: &Condvar, timeout: Option<Duration>) -> Self {
+        let mut guard = self.guard.take().expect("locked");
+        if guard.wake.is_empty() {
+            guard = match timeout {
+                Some(timeout) => wait_timeout(condvar, guard, timeout),
+                None => wait(condvar, guard),
+            };
+        } else {
+            self.guard = Some(guard);
+            self.release();
+            guard = lock(&self.shared.queue);
+        }
+        self.guard = Some(guard);
+        self
+    }
+}
+
+impl<T> Deref for Locked<'_, T> {
+    type Target = Queue<T>;
+
+    #[inline]
+    fn deref(&self) -> &Queue<T> {
+        self.guard.as_ref().expect("locked")
+    }
+}
+
+impl<T> DerefMut for Locked<'_, T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut Queue<T> {
+        self.guard.as_mut().expect("locked")
+    }
+}
+
+impl<T> Drop for Locked<'_, T> {
+    fn drop(&mut self) {
+        self.release();
+    }
+}
+
+/// Where a future's waker sits in a [`Wakers`] set: valid while the set
+/// has not been woken since (`epoch`).
+#[cfg(feature = "async")]
+#[derive(Clone, Copy)]
+pub(crate) struct Registration {
+    slot: usize,
+    epoch: u64,
+}
+
+/// The wakers of the tasks waiting for one kind of event. Each waiting
+/// future owns a slot; waking the set takes every slot at once and starts
+/// a new epoch, which invalidates the futures' registrations.
+#[cfg(feature = "async")]
+#[derive(Default)]
+pub(crate) struct Wakers {
+    slots: Vec<Option<Waker>>,
+    /// Empty slots of `slots`, reused before it grows.
+    free: Vec<usize>,
+    epoch: u64,
+}
+
+#[cfg(feature = "async")]
+impl Wakers {
+    /// The waker `registration` holds, if it is still registered.
+    fn get(&self, registration: Option<Registration>) -> Option<&Waker> {
+        let r = registration?;
+        if r.epoch != self.epoch {
+            return None;
+        }
+        self.slots.get(r.slot)?.as_ref()
+    }
+
+    /// Installs `waker` for the future that holds `registration`, in its
+    /// slot if that is still registered, else in a new one. Returns the
+    /// waker it replaced, for the caller to drop after unlocking.
+    fn register(&mut self, registration: &mut Option<Registration>, waker: Waker) -> Option<Waker> {
+        if let Some(r) = *registration {
+            if r.epoch == self.epoch {
+                if let Some(Some(current)) = self.slots.get_mut(r.slot) {
+                    return Some(core::mem::replace(current, waker));
+                }
+            }
+        }
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.slots[slot] = Some(waker);
+                slot
+            }
+            None => {
+                self.slots.push(Some(waker));
+                self.slots.len() - 1
+            }
+        };
+        *registration = Some(Registration {
+            slot,
+            epoch: self.epoch,
+        });
+        None
+    }
+
+    /// Removes the waker of `registration` if it is still registered (a
+    /// future that resolved or was dropped); returns it, for the caller to
+    /// drop after unlocking.
+    fn deregister(&mut self, registration: Registration) -> Option<Waker> {
+        if registration.epoch != self.epoch {
+            return None;
+        }
+        let waker = self.slots.get_mut(registration.slot)?.take();
+        if waker.is_some() {
+            self.free.push(registration.slot);
+        }
+        waker
+    }
+
+    /// Moves every registered waker to `out` (to be woken after unlocking)
+    /// and starts a new epoch. No waker code runs here.
+    #[inline]
+    fn take_into(&mut self, out: &mut Vec<Option<Waker>>) {
+        if self.slots.is_empty() {
+            return;
+        }
+        self.epoch += 1;
+        self.free.clear();
+        if out.is_empty() {
+            core::mem::swap(out, &mut self.slots);
+        } else {
+            out.append(&mut self.slots);
         }
     }
 }
@@ -143,43 +389,21 @@ impl<T> Shared<T> {
                 held: 0,
                 waiting_consumers: 0,
                 waiting_producers: 0,
+                wake: Wakeups::default(),
                 #[cfg(feature = "async")]
-                consumer_wakers: Vec::new(),
+                consumer_wakers: Wakers::default(),
                 #[cfg(feature = "async")]
-                producer_wakers: Vec::new(),
+                producer_wakers: Wakers::default(),
             }),
             pushed: Condvar::new(),
             room: Condvar::new(),
         })
     }
 
-    fn lock(&self) -> MutexGuard<'_, Queue<T>> {
-        lock(&self.queue)
-    }
-
-    /// Queues `value` (the caller checked `closed` and the room under
-    /// `queue`, this queue's lock), unlocks, and wakes whoever waits for
-    /// pending elements.
-    fn push_locked(&self, mut queue: MutexGuard<'_, Queue<T>>, value: T) {
-        let waiting = if queue.items.is_empty() {
-            queue.waiting_consumers
-        } else {
-            0
-        };
-        queue.items.push(value);
-        queue.wake_async_consumers();
-        drop(queue);
-        self.wake_consumers(waiting);
-    }
-
-    /// Wakes `wait_pending` if anyone waits (read under the lock by the
-    /// caller, who passes the count). `wait_pending` only sleeps on an empty
-    /// queue, so pushers pass the count only when they made the queue
-    /// non-empty: later pushes find the wake-up already sent.
-    #[inline]
-    fn wake_consumers(&self, waiting: usize) {
-        if waiting > 0 {
-            self.pushed.notify_all();
+    fn lock(&self) -> Locked<'_, T> {
+        Locked {
+            shared: self,
+            guard: Some(lock(&self.queue)),
         }
     }
 }
@@ -203,9 +427,9 @@ impl<T> ProducerLink<T> {
 
     /// Locks the queue and publishes `owned` (the collection's exact count
     /// of visible + local pending elements; a bounded collection only).
-    fn sync(&self, owned: usize) -> MutexGuard<'_, Queue<T>> {
+    fn sync(&self, owned: usize) -> Locked<'_, T> {
         let mut queue = self.shared.lock();
-        queue.publish(owned, &self.shared.room);
+        queue.publish(owned);
         queue
     }
 
@@ -227,7 +451,7 @@ impl<T> ProducerLink<T> {
                 if dest.is_empty() || n <= dest.capacity() - dest.len() {
                     core::mem::swap(&mut queue.items, &mut self.spare);
                     // The taken items now count as the collection's.
-                    queue.publish(dest.len() + n, &self.shared.room);
+                    queue.publish(dest.len() + n);
                     break;
                 }
                 n
@@ -251,9 +475,18 @@ impl<T> ProducerLink<T> {
         self.shared.lock().items.len()
     }
 
-    /// Drops the queued items (outside the lock) and publishes `owned`.
+    /// Empties the producers' queue and publishes `owned`: both free room,
+    /// so producers blocked for it are woken. The items are dropped after
+    /// the lock is released (their `Drop` is user code).
     pub(crate) fn clear(&self, owned: usize) {
-        let items = core::mem::take(&mut self.sync(owned).items);
+        let items = {
+            let mut queue = self.sync(owned);
+            let items = core::mem::take(&mut queue.items);
+            if !items.is_empty() && queue.max != usize::MAX {
+                queue.wake_producers();
+            }
+            items
+        };
         drop(items);
     }
 
@@ -289,37 +522,29 @@ impl<T> ProducerLink<T> {
         pass_max
     }
 
-    /// Elements queued by producers plus the collection's own count, for a
-    /// bound check.
-    pub(crate) fn total_with(&self, owned: usize) -> usize {
-        self.sync(owned).items.len().saturating_add(owned)
-    }
-
-    /// Changes the bound. The caller has checked it is not below the total.
-    pub(crate) fn set_max(&self, max: usize, owned: usize) {
+    /// Changes the bound to `max` (`usize::MAX`: unbounded) if the
+    /// collection's `owned` elements plus the producers' queue fit under
+    /// it, checked and installed under one lock; returns whether it did.
+    /// Producers blocked for room re-check at once.
+    pub(crate) fn set_max(&self, max: usize, owned: usize) -> bool {
         let mut queue = self.shared.lock();
+        if queue.items.len().saturating_add(owned) > max {
+            return false;
+        }
         queue.max = max;
         queue.held = if max == usize::MAX { 0 } else { owned };
-        queue.wake_async_producers();
-        if queue.waiting_producers > 0 {
-            self.shared.room.notify_all();
-        }
+        queue.wake_producers();
+        true
     }
 
     /// Refuses all later pushes; what is queued stays for the next commit.
     /// Wakes producers blocked on a full collection (they get their value
-    /// back).
+    /// back) and consumers (nothing more can arrive).
     pub(crate) fn close(&self) {
         let mut queue = self.shared.lock();
         queue.closed = true;
-        queue.wake_async_producers();
-        queue.wake_async_consumers();
-        let waiting = (queue.waiting_producers, queue.waiting_consumers);
-        drop(queue);
-        if waiting.0 > 0 {
-            self.shared.room.notify_all();
-        }
-        self.shared.wake_consumers(waiting.1);
+        queue.wake_producers();
+        queue.wake_consumers();
     }
 
     /// Closes and takes everything queued, in order.
@@ -356,18 +581,18 @@ impl<T> ProducerLink<T> {
             if let Some(outcome) = queue.wait_outcome() {
                 return outcome;
             }
-            queue.waiting_consumers += 1;
-            queue = match (timeout, deadline) {
+            let wait_for = match (timeout, deadline) {
                 (Some(_), Some(deadline)) => {
                     let now = Instant::now();
                     if now >= deadline {
-                        queue.waiting_consumers -= 1;
                         return Waited::Timeout;
                     }
-                    wait_timeout(&self.shared.pushed, queue, deadline - now)
+                    Some(deadline - now)
                 }
-                _ => wait(&self.shared.pushed, queue),
+                _ => None,
             };
+            queue.waiting_consumers += 1;
+            queue = queue.wait(&self.shared.pushed, wait_for);
             queue.waiting_consumers -= 1;
         }
     }
@@ -382,6 +607,7 @@ impl<T> ProducerLink<T> {
             shared: &self.shared,
             owned: Some(owned),
             ready,
+            registration: None,
         }
     }
 }
@@ -420,6 +646,18 @@ impl<T> Drop for ProducerLink<T> {
 /// counted ([`producer_count`](crate::BufferedCollection::producer_count)),
 /// so the collection can tell when the last one is gone
 /// ([`wait_pending`](crate::BufferedCollection::wait_pending)).
+///
+/// # Wake-ups
+///
+/// A push that makes the queue non-empty wakes the collection's waits; the
+/// last handle leaving and a close wake them too. Producers blocked for
+/// room are woken whenever room is freed (see
+/// [`bounded`](crate::BufferedCollection::bounded)), when the bound
+/// changes and on a close. Waiting threads and tasks are woken after the
+/// queue's lock is released, so an executor's waker may look at the queue
+/// (or push into it) from `wake`; a waker whose `wake` panics does not
+/// fail the operation that woke it (the panic hook reports the panic) and
+/// does not keep the other waiters asleep.
 ///
 /// # Examples
 ///
@@ -487,10 +725,13 @@ impl<T> Producer<T> {
                 break;
             }
             queue.waiting_producers += 1;
-            queue = wait(&self.shared.room, queue);
+            queue = queue.wait(&self.shared.room, None);
             queue.waiting_producers -= 1;
         }
-        self.shared.push_locked(queue, value);
+        // Grown before `value` moves: if that panics (capacity overflow),
+        // `value` is dropped after the lock is released.
+        queue.items.reserve(1);
+        queue.push_value(value);
         Ok(())
     }
 
@@ -542,6 +783,7 @@ impl<T> Producer<T> {
         PushFuture {
             shared: &self.shared,
             value: Some(value),
+            registration: None,
         }
     }
 
@@ -576,14 +818,16 @@ impl<T> Producer<T> {
     /// assert_eq!(p.try_push(4), Err(TryPushError::Closed(4)));
     /// ```
     pub fn try_push(&self, value: T) -> Result<(), TryPushError<T>> {
-        let queue = self.shared.lock();
+        let mut queue = self.shared.lock();
         if queue.closed {
             return Err(TryPushError::Closed(value));
         }
         if queue.room() == 0 {
             return Err(TryPushError::Full(value));
         }
-        self.shared.push_locked(queue, value);
+        // As in `push`: grown before `value` moves.
+        queue.items.reserve(1);
+        queue.push_value(value);
         Ok(())
     }
 
@@ -623,16 +867,8 @@ impl<T> Producer<T> {
         if queue.closed {
             return Err(TryPushError::Closed(()));
         }
-        let waiting = if queue.items.is_empty() {
-            queue.waiting_consumers
-        } else {
-            0
-        };
-        let pushed = Self::move_batch(&mut queue, batch);
+        Self::move_batch(&mut queue, batch);
         drop(queue);
-        if pushed > 0 {
-            self.shared.wake_consumers(waiting);
-        }
         if batch.is_empty() {
             Ok(())
         } else {
@@ -679,38 +915,27 @@ impl<T> Producer<T> {
             if queue.closed {
                 return Err(ProducerClosed { value: () });
             }
-            let waiting = if queue.items.is_empty() {
-                queue.waiting_consumers
-            } else {
-                0
-            };
-            if Self::move_batch(&mut queue, batch) > 0 {
-                if batch.is_empty() {
-                    drop(queue);
-                    self.shared.wake_consumers(waiting);
-                    return Ok(());
-                }
-                // The consumer may be waiting for exactly these.
-                if waiting > 0 {
-                    self.shared.pushed.notify_all();
-                }
-            } else if batch.is_empty() {
+            Self::move_batch(&mut queue, batch);
+            if batch.is_empty() {
                 return Ok(());
             }
+            // Full. The consumers woken by what was just moved are woken
+            // before this waits (`Locked::wait` delivers first).
             queue.waiting_producers += 1;
-            queue = wait(&self.shared.room, queue);
+            queue = queue.wait(&self.shared.room, None);
             queue.waiting_producers -= 1;
         }
     }
 
-    /// Moves the longest prefix of `batch` that fits into the queue;
-    /// returns how many it moved.
-    fn move_batch(queue: &mut Queue<T>, batch: &mut Vec<T>) -> usize {
+    /// Moves the longest prefix of `batch` that fits into the queue, and
+    /// wakes the consumers if the queue was empty.
+    fn move_batch(queue: &mut Queue<T>, batch: &mut Vec<T>) {
         let n = queue.room().min(batch.len());
         if n == 0 {
-            return 0;
+            return;
         }
-        if n == batch.len() && queue.items.is_empty() {
+        let was_empty = queue.items.is_empty();
+        if n == batch.len() && was_empty {
             // Everything fits in an empty queue: hand over the buffer and
             // take the queue's (empty, with its capacity) in exchange.
             core::mem::swap(&mut queue.items, batch);
@@ -719,8 +944,9 @@ impl<T> Producer<T> {
             queue.items.reserve(n);
             queue.items.extend(batch.drain(..n));
         }
-        queue.wake_async_consumers();
-        n
+        if was_empty {
+            queue.wake_consumers();
+        }
     }
 
     /// Whether the collection has been closed or dropped (pushes will
@@ -755,15 +981,10 @@ impl<T> Drop for Producer<T> {
     fn drop(&mut self) {
         let mut queue = self.shared.lock();
         queue.producers -= 1;
-        let waiting = if queue.producers == 0 {
-            queue.wake_async_consumers();
-            queue.waiting_consumers
-        } else {
-            0
-        };
-        drop(queue);
-        // The last producer leaving ends `wait_pending`.
-        self.shared.wake_consumers(waiting);
+        if queue.producers == 0 {
+            // The last producer leaving ends `wait_pending`.
+            queue.wake_consumers();
+        }
     }
 }
 
@@ -835,22 +1056,17 @@ impl<T> fmt::Display for ProducerClosed<T> {
 
 impl<T> std::error::Error for ProducerClosed<T> {}
 
-/// Registers `waker` in `wakers` unless it would wake the same task as one
-/// already there (a future polled again before it was woken).
-#[cfg(feature = "async")]
-fn register(wakers: &mut Vec<Waker>, waker: &Waker) {
-    if !wakers.iter().any(|w| w.will_wake(waker)) {
-        wakers.push(waker.clone());
-    }
-}
-
 /// The future returned by
 /// [`BufferedCollection::wait_pending_async`](crate::BufferedCollection::wait_pending_async):
 /// resolves to the `bool` that
 /// [`wait_pending`](crate::BufferedCollection::wait_pending) would return.
 ///
 /// `Send` when `T: Send`. Dropping it before it resolves loses nothing
-/// (cancel safe): it only waits, and what was pushed stays pending.
+/// (cancel safe): it only waits, and what was pushed stays pending. A
+/// dropped future takes its waker out of the queue, and a future polled
+/// again with another task's waker replaces the one it registered: the
+/// queue holds at most one waker per waiting future. Wakers are cloned
+/// and woken outside the queue's lock (see [`Producer`]'s wake-ups).
 #[cfg(feature = "async")]
 #[cfg_attr(docsrs, doc(cfg(feature = "async")))]
 #[must_use = "futures do nothing unless polled"]
@@ -861,28 +1077,45 @@ pub struct WaitPendingFuture<'a, T> {
     owned: Option<usize>,
     /// The collection had local pending elements: `true` at once.
     ready: bool,
+    /// Where this future's waker is registered, if it is.
+    registration: Option<Registration>,
 }
 
 #[cfg(feature = "async")]
 impl<T> Future for WaitPendingFuture<'_, T> {
     type Output = bool;
 
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<bool> {
-        if self.ready {
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<bool> {
+        let this = self.get_mut();
+        if this.ready {
             return Poll::Ready(true);
         }
-        let shared = self.shared;
-        let mut queue = shared.lock();
-        if let Some(owned) = self.owned.take() {
-            queue.publish(owned, &shared.room);
-        }
-        if let Some(outcome) = queue.wait_outcome() {
-            return Poll::Ready(outcome == Waited::Pending);
-        }
-        // Registered under the lock that every push, close and last
-        // producer's drop takes before waking: no wake-up is lost.
-        register(&mut queue.consumer_wakers, cx.waker());
-        Poll::Pending
+        let shared = this.shared;
+        let owned = &mut this.owned;
+        poll_registered(
+            shared,
+            cx,
+            &mut this.registration,
+            |queue| &mut queue.consumer_wakers,
+            |queue| {
+                if let Some(owned) = owned.take() {
+                    queue.publish(owned);
+                }
+                queue
+                    .wait_outcome()
+                    .map(|outcome| outcome == Waited::Pending)
+            },
+        )
+    }
+}
+
+#[cfg(feature = "async")]
+impl<T> Drop for WaitPendingFuture<'_, T> {
+    /// A cancelled wait removes its waker.
+    fn drop(&mut self) {
+        deregister(self.shared, &mut self.registration, |queue| {
+            &mut queue.consumer_wakers
+        });
     }
 }
 
@@ -902,7 +1135,13 @@ impl<T> fmt::Debug for WaitPendingFuture<'_, T> {
 /// pushed (once it has resolved to `Ok`, the value is in the queue). To
 /// keep the value across a cancellation, use
 /// [`try_push`](Producer::try_push) and retry on
-/// [`Full`](TryPushError::Full).
+/// [`Full`](TryPushError::Full). A dropped future takes its waker out of
+/// the queue.
+///
+/// The value leaves the future only to be pushed or handed back: if the
+/// task's waker panics while the future registers it (in `Waker::clone`),
+/// the panic reaches the caller of `poll` and the value stays in the
+/// future, to be pushed by a later poll.
 #[cfg(feature = "async")]
 #[cfg_attr(docsrs, doc(cfg(feature = "async")))]
 #[must_use = "futures do nothing unless polled"]
@@ -910,6 +1149,8 @@ pub struct PushFuture<'a, T> {
     shared: &'a Shared<T>,
     /// `None` once the future has resolved.
     value: Option<T>,
+    /// Where this future's waker is registered, if it is.
+    registration: Option<Registration>,
 }
 
 // The value is never pinned: the future only moves it out by value.
@@ -922,24 +1163,108 @@ impl<T> Future for PushFuture<'_, T> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
-        let shared = this.shared;
-        let value = this
-            .value
-            .take()
-            .expect("`PushFuture` polled after it resolved");
+        assert!(
+            this.value.is_some(),
+            "`PushFuture` polled after it resolved"
+        );
+        let value = &mut this.value;
+        poll_registered(
+            this.shared,
+            cx,
+            &mut this.registration,
+            |queue| &mut queue.producer_wakers,
+            |queue| {
+                if !queue.closed && queue.room() == 0 {
+                    return None;
+                }
+                // The value leaves the future only here, to be pushed or
+                // handed back (grown first, as in `Producer::push`).
+                if !queue.closed {
+                    queue.items.reserve(1);
+                }
+                let value = value.take()?;
+                Some(if queue.closed {
+                    Err(ProducerClosed { value })
+                } else {
+                    queue.push_value(value);
+                    Ok(())
+                })
+            },
+        )
+    }
+}
+
+#[cfg(feature = "async")]
+impl<T> Drop for PushFuture<'_, T> {
+    /// A cancelled push removes its waker (and drops its value, which was
+    /// not pushed).
+    fn drop(&mut self) {
+        deregister(self.shared, &mut self.registration, |queue| {
+            &mut queue.producer_wakers
+        });
+    }
+}
+
+/// One poll of a queue future: under the lock, `attempt` either resolves
+/// (then the future's waker, if registered, is removed) or says it has to
+/// wait (then the task's waker is registered in `wakers`, unless the one
+/// registered already wakes the same task). The task's waker is cloned
+/// before the lock is taken, and replaced or removed wakers are dropped
+/// after it is released: no waker code runs under the lock. If the clone
+/// panics, nothing has changed (a push future still holds its value).
+#[cfg(feature = "async")]
+fn poll_registered<T, R>(
+    shared: &Shared<T>,
+    cx: &mut Context<'_>,
+    registration: &mut Option<Registration>,
+    wakers: impl Fn(&mut Queue<T>) -> &mut Wakers,
+    mut attempt: impl FnMut(&mut Queue<T>) -> Option<R>,
+) -> Poll<R> {
+    let mut clone: Option<Waker> = None;
+    loop {
         let mut queue = shared.lock();
-        if queue.closed {
-            return Poll::Ready(Err(ProducerClosed { value }));
+        let queue_ref: &mut Queue<T> = &mut queue;
+        if let Some(result) = attempt(queue_ref) {
+            let old = registration
+                .take()
+                .and_then(|r| wakers(queue_ref).deregister(r));
+            drop(queue);
+            drop((old, clone));
+            return Poll::Ready(result);
         }
-        if queue.room() == 0 {
-            // Registered under the lock that publishing room and closing
-            // take before waking: no wake-up is lost.
-            register(&mut queue.producer_wakers, cx.waker());
-            this.value = Some(value);
+        let set = wakers(queue_ref);
+        if set
+            .get(*registration)
+            .is_some_and(|w| w.will_wake(cx.waker()))
+        {
             return Poll::Pending;
         }
-        shared.push_locked(queue, value);
-        Poll::Ready(Ok(()))
+        if let Some(waker) = clone.take() {
+            // Registered under the lock that every event this future
+            // waits for takes to decide its wake-ups: none is lost.
+            let old = set.register(registration, waker);
+            drop(queue);
+            drop(old);
+            return Poll::Pending;
+        }
+        // Not registered (or for another task): clone outside the lock,
+        // then look again (the state may have changed meanwhile).
+        drop(queue);
+        clone = Some(cx.waker().clone());
+    }
+}
+
+/// Removes a dropped future's waker, if it is still registered (dropped
+/// after the lock is released).
+#[cfg(feature = "async")]
+fn deregister<T>(
+    shared: &Shared<T>,
+    registration: &mut Option<Registration>,
+    wakers: impl Fn(&mut Queue<T>) -> &mut Wakers,
+) {
+    if let Some(r) = registration.take() {
+        let old = wakers(&mut shared.lock()).deregister(r);
+        drop(old);
     }
 }
 

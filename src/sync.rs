@@ -10,10 +10,12 @@ pub(crate) use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 /// Locks `mutex`, ignoring poisoning: nothing user-supplied runs under
-/// these locks, so a poisoned queue is still consistent (a panic there
-/// could only come from an allocation failure or a capacity overflow in
-/// `Vec::push`/`reserve`, after which the queue holds every element it held
-/// before).
+/// these locks (elements are dropped, and executors' wakers cloned, woken
+/// and dropped, after the lock is released; see the `producer` module), so
+/// a poisoned queue is still consistent (a panic there could only come
+/// from an allocation failure or a capacity overflow in `Vec::reserve`,
+/// made before any value moves, after which the queue holds every element
+/// it held before).
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     match mutex.lock() {
         Ok(guard) => guard,
