@@ -281,6 +281,7 @@ struct Outcome {
     /// (id, ttl) of the elements in the collection, in order.
     items: Vec<(usize, u32)>,
     hooked: Vec<usize>,
+    /// Sorted: workers record them concurrently.
     by_closure: Vec<usize>,
     panic: Option<String>,
     capacity: usize,
@@ -303,10 +304,12 @@ fn run(parallel: bool, fault: Fault, hook_panics: &[usize], shrink: bool) -> Out
         c.set_shrink_policy(Some(ShrinkPolicy::new(50, 1)));
     }
     let panic = pass(&mut c, parallel, &track, fault, true, &by_closure);
+    let mut by_closure = by_closure.into_inner().unwrap();
+    by_closure.sort_unstable();
     let outcome = Outcome {
         items: c.iter().map(|i| (i.id, i.ttl)).collect(),
         hooked: hooked.ids(),
-        by_closure: by_closure.into_inner().unwrap(),
+        by_closure,
         panic,
         capacity: c.capacity(),
         pushed: (n()..3 * n()).filter(|&id| track.made(id) > 0).count(),
@@ -535,7 +538,8 @@ fn a_bounded_collection_keeps_its_bound_and_the_serial_result_after_a_panic() {
             c.capacity()
         );
         let items: Vec<(usize, u32)> = c.iter().map(|i| (i.id, i.ttl)).collect();
-        let by_closure = by_closure.into_inner().unwrap();
+        let mut by_closure = by_closure.into_inner().unwrap();
+        by_closure.sort_unstable();
         drop(c);
         let ids: Vec<usize> = items.iter().map(|&(id, _)| id).collect();
         let what = if parallel { "parallel" } else { "serial" };
