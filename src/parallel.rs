@@ -35,11 +35,42 @@
 //! cursor itself, on the calling thread: which pushes it refuses depends on
 //! the swap-remove visiting order, which only the serial cursor has.
 //!
+//! # Panics
+//!
+//! A panic in the closure, in the `Drop` of an element the closure
+//! drops, or in the removal hook loses nothing, as in the serial pass:
+//! every element ends either in the collection or in the hook (unless the
+//! closure removed it itself), and every push made before the panic is
+//! kept, unvisited.
+//!
+//! 1. A worker whose closure panics stops walking its chunk. The element
+//!    it held and the rest of its chunk stay in the collection, in order;
+//!    the auto-remove predicate is not applied to the held element (the
+//!    serial cursor does not apply it while unwinding either). The round's
+//!    other chunks are walked to their end.
+//! 2. The round is then settled as usual: its auto-removed elements reach
+//!    the hook, in the serial pass's order, and its pushes are appended. A
+//!    hook call that panics costs no other element its hook call: the
+//!    round's other removed elements still reach the hook.
+//! 3. Then the first panic (a worker's, else the first panicking hook
+//!    call's) reaches the caller; later ones are dropped. No further round
+//!    runs, so the round's pushes stay at the end of the collection,
+//!    unvisited. The shrink policy is applied, as when a serial pass ends.
+//!
+//! The serial pass stops at the element that panicked, whereas here the
+//! round's other chunks (and, when only the hook panicked, the whole round)
+//! have run. So after a panic the collection is the serial pass's only when
+//! the panic came from the closure in the last chunk of a round, or in a
+//! round that ran in one chunk.
+//!
 //! [`traverse`]: ReadWriteCollection::traverse
 
+use alloc::boxed::Box;
 use alloc::vec::Vec;
+use core::any::Any;
 use core::fmt;
 use core::ops::{Deref, DerefMut};
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
 use rayon::prelude::*;
 
@@ -330,10 +361,16 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
     ///
     /// # Panics
     ///
-    /// A panic in the closure (on any thread) reaches the caller. The
-    /// collection stays valid: every element is either still in it or
-    /// dropped exactly once (elements pushed in the round that panicked
-    /// are dropped).
+    /// A panic in the closure (on any thread), in the `Drop` of an element
+    /// the closure drops, or in the removal hook reaches the caller once the
+    /// round it happened in is settled; no further round runs. Nothing is
+    /// lost: every element is either still in the collection or was handed
+    /// to the hook (unless the closure removed it itself), and every push
+    /// made before the panic is in the collection, unvisited. The element
+    /// the panicking closure held stays in the collection. A hook call that
+    /// panics costs no other element its hook call; if several panic, the
+    /// first panic reaches the caller. See [the module
+    /// docs](crate::parallel#panics).
     ///
     /// # Examples
     ///
@@ -371,6 +408,9 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
             });
             return;
         }
+        // The first panic of the pass (a worker's or the hook's), held
+        // until the round it happened in is settled.
+        let mut panic: Option<Box<dyn Any + Send>> = None;
         let mut start = 0;
         while start < self.store.vec.len() {
             let n = self.store.vec.len() - start;
@@ -381,18 +421,34 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
             };
             let policy = &self.policy;
             let f = &f;
+            let caught = &mut panic;
             let out = par_round(&mut self.store, start, chunks, |jobs| {
-                if let [job] = jobs {
-                    work(job, policy, f, start, max);
-                } else {
-                    jobs.par_iter_mut()
-                        .for_each(|job| work(job, policy, f, start, max));
+                // rayon lets the other jobs finish before it hands a
+                // worker's panic on; catching it here lets the round's
+                // removals and pushes be settled like any other round's.
+                let ran = catch_unwind(AssertUnwindSafe(|| {
+                    if let [job] = jobs {
+                        work(job, policy, f, start, max);
+                    } else {
+                        jobs.par_iter_mut()
+                            .for_each(|job| work(job, policy, f, start, max));
+                    }
+                }));
+                if let Err(payload) = ran {
+                    *caught = Some(payload);
                 }
             });
             start = self.store.vec.len();
             for removed in out.removed {
-                for value in removed {
-                    self.policy.removed(value);
+                let mut values = removed.into_iter();
+                // A panicking hook call costs no other element its hook
+                // call: after a panic the walk resumes with the next value
+                // (one `catch_unwind` per panic, not per element). The
+                // first panic is the one reported; later ones are dropped.
+                while let Err(payload) = catch_unwind(AssertUnwindSafe(|| {
+                    values.by_ref().for_each(|value| self.policy.removed(value));
+                })) {
+                    panic.get_or_insert(payload);
                 }
             }
             let pushed: usize = out.pushed.iter().map(Vec::len).sum();
@@ -402,6 +458,12 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
             }
             for mut list in out.pushed {
                 self.store.vec.append(&mut list);
+            }
+            if let Some(payload) = panic {
+                // As the serial pass: what was pushed stays, unvisited, and
+                // the shrink policy runs as the cursor's drop runs it.
+                self.store.after_pass();
+                resume_unwind(payload);
             }
         }
         self.store.after_pass();
