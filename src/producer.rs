@@ -91,6 +91,8 @@ pub(crate) struct Queue<T> {
     /// Wake-ups decided under the lock, delivered by [`Locked`] once it is
     /// released.
     wake: Wakeups,
+    /// Whether `wake` holds anything (one test on the uncontended path).
+    must_wake: bool,
     /// Tasks waiting in `wait_pending_async` (feature `async`).
     #[cfg(feature = "async")]
     consumer_wakers: Wakers,
@@ -113,14 +115,6 @@ struct Wakeups {
 }
 
 impl Wakeups {
-    #[inline]
-    fn is_empty(&self) -> bool {
-        let empty = !self.consumers && !self.producers;
-        #[cfg(feature = "async")]
-        let empty = empty && self.wakers.is_empty();
-        empty
-    }
-
     /// Delivers the wake-ups (the lock is not held): condition variables
     /// first, then every waker, a panicking one included.
     fn deliver<T>(self, shared: &Shared<T>) {
@@ -149,9 +143,12 @@ impl<T> Queue<T> {
     fn wake_consumers(&mut self) {
         if self.waiting_consumers > 0 {
             self.wake.consumers = true;
+            self.must_wake = true;
         }
         #[cfg(feature = "async")]
-        self.consumer_wakers.take_into(&mut self.wake.wakers);
+        if self.consumer_wakers.take_into(&mut self.wake.wakers) {
+            self.must_wake = true;
+        }
     }
 
     /// Decides to wake the producers blocked for room (room freed, the
@@ -160,9 +157,12 @@ impl<T> Queue<T> {
     fn wake_producers(&mut self) {
         if self.waiting_producers > 0 {
             self.wake.producers = true;
+            self.must_wake = true;
         }
         #[cfg(feature = "async")]
-        self.producer_wakers.take_into(&mut self.wake.wakers);
+        if self.producer_wakers.take_into(&mut self.wake.wakers) {
+            self.must_wake = true;
+        }
     }
 
     /// Queues `value` (the caller checked `closed` and the room, and made
@@ -233,15 +233,26 @@ pub(crate) struct Locked<'a, T> {
 
 impl<'a, T> Locked<'a, T> {
     /// Releases the lock and delivers what the critical section decided
-    /// to wake (after this, `guard` is `None`).
+    /// to wake (after this, `guard` is `None`). Nothing to wake (an
+    /// uncontended push) is the inline fast path.
+    #[inline]
     fn release(&mut self) {
-        if let Some(mut guard) = self.guard.take() {
-            let wake = core::mem::take(&mut guard.wake);
-            drop(guard);
-            if !wake.is_empty() {
-                wake.deliver(self.shared);
+        if let Some(guard) = self.guard.take() {
+            if !guard.must_wake {
+                drop(guard);
+            } else {
+                Self::release_and_wake(guard, self.shared);
             }
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn release_and_wake(mut guard: MutexGuard<'a, Queue<T>>, shared: &Shared<T>) {
+        let wake = core::mem::take(&mut guard.wake);
+        guard.must_wake = false;
+        drop(guard);
+        wake.deliver(shared);
     }
 
     /// Waits on `condvar` (`timeout`: at most that long). If this critical
@@ -250,7 +261,7 @@ impl<'a, T> Locked<'a, T> {
     /// callers re-check their condition in a loop.
     fn wait(mut self, condvar: &Condvar, timeout: Option<Duration>) -> Self {
         let mut guard = self.guard.take().expect("locked");
-        if guard.wake.is_empty() {
+        if !guard.must_wake {
             guard = match timeout {
                 Some(timeout) => wait_timeout(condvar, guard, timeout),
                 None => wait(condvar, guard),
@@ -282,6 +293,7 @@ impl<T> DerefMut for Locked<'_, T> {
 }
 
 impl<T> Drop for Locked<'_, T> {
+    #[inline]
     fn drop(&mut self) {
         self.release();
     }
@@ -362,11 +374,12 @@ impl Wakers {
     }
 
     /// Moves every registered waker to `out` (to be woken after unlocking)
-    /// and starts a new epoch. No waker code runs here.
+    /// and starts a new epoch; returns whether there were any. No waker
+    /// code runs here.
     #[inline]
-    fn take_into(&mut self, out: &mut Vec<Option<Waker>>) {
+    fn take_into(&mut self, out: &mut Vec<Option<Waker>>) -> bool {
         if self.slots.is_empty() {
-            return;
+            return false;
         }
         self.epoch += 1;
         self.free.clear();
@@ -375,6 +388,7 @@ impl Wakers {
         } else {
             out.append(&mut self.slots);
         }
+        true
     }
 }
 
@@ -390,6 +404,7 @@ impl<T> Shared<T> {
                 waiting_consumers: 0,
                 waiting_producers: 0,
                 wake: Wakeups::default(),
+                must_wake: false,
                 #[cfg(feature = "async")]
                 consumer_wakers: Wakers::default(),
                 #[cfg(feature = "async")]
