@@ -214,6 +214,13 @@ impl<T> BufferedCollection<T> {
     /// kept for its pushes ([`Entry::push`]), so producers find the
     /// collection full until it synchronises again.
     ///
+    /// Only the owner can free room. When it is full, nothing is pending
+    /// and a producer is blocked for room, the waits
+    /// ([`wait_pending`](Self::wait_pending), `wait_pending_async`,
+    /// [`wait_pending_timeout`](Self::wait_pending_timeout)) return at once
+    /// (`false`, or [`WaitTimeoutError::Full`]) instead of sleeping for ever:
+    /// a loop that keeps events must free room before it waits again.
+    ///
     /// # Examples
     ///
     /// ```
@@ -637,6 +644,15 @@ impl<T, A> BufferedCollection<T, A> {
     /// returns `true`, or returns `false` once nothing can arrive any more:
     /// the collection is [closed](Self::close), or no [`Producer`] is left.
     ///
+    /// It also returns `false`, at once, when waiting could never end: the
+    /// collection is [bounded](Self::bounded) and full, nothing is pending,
+    /// and a producer is blocked for room that only this collection's
+    /// owner can free. (A loop that keeps what it handles can fill the
+    /// bound this way.) The producers are still there then; to tell the
+    /// cases apart, use [`wait_pending_timeout`](Self::wait_pending_timeout),
+    /// whose [`WaitTimeoutError::Full`] names this one, or free room (remove
+    /// elements, [`clear`](Self::clear), raise the bound) before waiting.
+    ///
     /// Returns `true` at once if anything is pending (local pushes
     /// included), also after `close` while producers' earlier pushes wait
     /// for the commit. So `while queue.wait_pending() { queue.commit(); … }`
@@ -651,6 +667,11 @@ impl<T, A> BufferedCollection<T, A> {
     /// the drop of the collection).
     ///
     /// # Examples
+    ///
+    /// The loop below keeps the odd events. With a bound, the kept events
+    /// fill it: the wait then returns `false` instead of sleeping for ever,
+    /// and dropping the collection hands the blocked producer its value back
+    /// (see the second example).
     ///
     /// ```
     /// use read_write_collection::BufferedCollection;
@@ -675,6 +696,32 @@ impl<T, A> BufferedCollection<T, A> {
     /// assert_eq!(events.pending_len(), 0);
     /// assert_eq!(events.into_vec(), (1..100).step_by(2).collect::<Vec<_>>());
     /// ```
+    ///
+    /// The same loop on a queue bounded to 4 ends when the kept events fill
+    /// it:
+    ///
+    /// ```
+    /// use read_write_collection::{BufferedCollection, WaitTimeoutError};
+    ///
+    /// let mut events = BufferedCollection::bounded(4);
+    /// let producer = events.producer();
+    /// let worker = std::thread::spawn(move || {
+    ///     // Hands back the first value the closed queue refused.
+    ///     (0..100).find_map(|i| producer.push(i).err().map(|e| e.into_inner()))
+    /// });
+    /// let mut handled = Vec::new();
+    /// while events.wait_pending() {
+    ///     events.commit();
+    ///     events.traverse(|e| if *e % 2 == 0 { handled.push(e.remove()) });
+    /// }
+    /// // Full of odd events, a producer blocked: only we can free room.
+    /// assert_eq!(events.as_slice(), [1, 3, 5, 7]);
+    /// let timeout = std::time::Duration::from_secs(60);
+    /// assert_eq!(events.wait_pending_timeout(timeout), Err(WaitTimeoutError::Full));
+    /// drop(events); // closes the queue: the blocked push gets its value back
+    /// assert_eq!(worker.join().unwrap(), Some(8));
+    /// assert_eq!(handled, [0, 2, 4, 6]);
+    /// ```
     #[cfg(feature = "std")]
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn wait_pending(&self) -> bool {
@@ -685,7 +732,10 @@ impl<T, A> BufferedCollection<T, A> {
     /// that resolves to `true` once there is something to
     /// [`commit`](Self::commit), or to `false` once nothing can arrive any
     /// more (the collection is [closed](Self::close), or no [`Producer`] is
-    /// left), without blocking the thread. No runtime is assumed: any
+    /// left) or, at once, when waiting could never end (bounded, full,
+    /// nothing pending, a producer blocked for room only this collection
+    /// can free; see [`wait_pending`](Self::wait_pending)), without
+    /// blocking the thread. No runtime is assumed: any
     /// executor can poll it. On its first poll it hands the room that
     /// removals freed in a [bounded](Self::bounded) collection to blocked
     /// producers, as `wait_pending` does.
@@ -747,7 +797,11 @@ impl<T, A> BufferedCollection<T, A> {
     /// pending and nothing can arrive any more (the collection is
     /// [closed](Self::close), or no [`Producer`] is left). `Disconnected`
     /// only comes once everything pushed before has been committed: while
-    /// anything is pending the answer is `Ok`.
+    /// anything is pending the answer is `Ok`. [`WaitTimeoutError::Full`],
+    /// at once, when the collection is [bounded](Self::bounded) and full,
+    /// nothing is pending and a producer is blocked for room: only the
+    /// caller can free it, so waiting would never end (see
+    /// [`wait_pending`](Self::wait_pending)).
     ///
     /// # Examples
     ///
@@ -770,6 +824,8 @@ impl<T, A> BufferedCollection<T, A> {
     ///         }
     ///         Err(WaitTimeoutError::Timeout) => idle_ticks += 1,
     ///         Err(WaitTimeoutError::Disconnected) => break, // shut down
+    ///         // Only a bounded queue that keeps events can fill up.
+    ///         Err(WaitTimeoutError::Full) => unreachable!("every event is removed"),
     ///     }
     /// }
     /// assert_eq!(idle_ticks, 0);
@@ -784,6 +840,7 @@ impl<T, A> BufferedCollection<T, A> {
         match self.link.wait_pending(self.owned(), Some(timeout)) {
             Waited::Pending => Ok(()),
             Waited::Disconnected => Err(WaitTimeoutError::Disconnected),
+            Waited::Full => Err(WaitTimeoutError::Full),
             Waited::Timeout => Err(WaitTimeoutError::Timeout),
         }
     }
@@ -803,8 +860,14 @@ impl<T, A> BufferedCollection<T, A> {
     /// assert_eq!((c.len(), c.pending_len()), (0, 1));
     /// ```
     pub fn clear_visible(&mut self) {
-        self.store.vec.clear();
+        // The elements leave the collection, and the freed room is handed to
+        // producers, before their drops run (user code that may panic: the
+        // collection is then empty and the room handed over all the same).
+        let mut visible = core::mem::take(&mut self.store.vec);
         self.release();
+        visible.clear();
+        // Keeps the allocation.
+        self.store.vec = visible;
     }
 
     /// Removes every pending element, producers' pushes so far included.
@@ -822,9 +885,14 @@ impl<T, A> BufferedCollection<T, A> {
     /// assert_eq!((c.len(), c.pending_len()), (1, 0));
     /// ```
     pub fn clear_pending(&mut self) {
-        self.pending.clear();
+        // As in `clear_visible`: out first, the room published, the drops
+        // last (the producers' queued elements are dropped by the link,
+        // after it has published and woken).
+        let mut pending = core::mem::take(&mut self.pending);
         #[cfg(feature = "std")]
         self.link.clear(self.owned());
+        pending.clear();
+        self.pending = pending;
     }
 
     /// Removes every visible and pending element.
@@ -842,8 +910,18 @@ impl<T, A> BufferedCollection<T, A> {
     /// assert_eq!((c.len(), c.pending_len()), (0, 0));
     /// ```
     pub fn clear(&mut self) {
-        self.clear_visible();
-        self.clear_pending();
+        // One hand-over of the room, after everything is out: a producer
+        // woken by it pushes into the cleared collection (two clears in a
+        // row would let it push between them, into what the second clear
+        // then drops).
+        let mut visible = core::mem::take(&mut self.store.vec);
+        let mut pending = core::mem::take(&mut self.pending);
+        #[cfg(feature = "std")]
+        self.link.clear(self.owned());
+        visible.clear();
+        pending.clear();
+        self.store.vec = visible;
+        self.pending = pending;
     }
 
     /// Takes the collection apart: the visible elements, and everything

@@ -242,6 +242,20 @@ impl<T> core::error::Error for TryPushError<T> {}
 /// drop(producer);
 /// let gone = events.wait_pending_timeout(Duration::from_millis(1));
 /// assert_eq!(gone, Err(WaitTimeoutError::Disconnected)); // nothing can arrive any more
+///
+/// // Full: the kept events fill the bound and a producer waits for room
+/// // that only the owner can free, so waiting would never end.
+/// let mut events = BufferedCollection::bounded(1);
+/// events.push(0);
+/// events.commit();
+/// let producer = events.producer();
+/// let blocked = std::thread::spawn(move || producer.push(1));
+/// // Returns as soon as the producer is blocked, not after 60 s.
+/// let stuck = events.wait_pending_timeout(Duration::from_secs(60));
+/// assert_eq!(stuck, Err(WaitTimeoutError::Full));
+/// events.clear(); // frees the room: the producer's push goes through
+/// blocked.join().unwrap().unwrap();
+/// assert_eq!(events.wait_pending_timeout(Duration::from_secs(60)), Ok(()));
 /// ```
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
@@ -253,6 +267,12 @@ pub enum WaitTimeoutError {
     /// was [closed](crate::BufferedCollection::close) or every
     /// [`Producer`](crate::Producer) is gone.
     Disconnected,
+    /// Nothing is pending and nothing can arrive until the caller frees
+    /// room: the collection is [bounded](crate::BufferedCollection::bounded)
+    /// and full, and a producer is blocked waiting for room that only the
+    /// collection's owner can free (by removing elements, a clear, or a
+    /// higher bound). Waiting would never end, so the wait returns at once.
+    Full,
 }
 
 #[cfg(feature = "std")]
@@ -263,6 +283,9 @@ impl fmt::Display for WaitTimeoutError {
             WaitTimeoutError::Disconnected => {
                 f.write_str("nothing is pending and the collection is closed or has no producer")
             }
+            WaitTimeoutError::Full => f.write_str(
+                "the collection is full and its producers wait for room only its owner can free",
+            ),
         }
     }
 }

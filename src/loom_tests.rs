@@ -639,3 +639,130 @@ fn set_max_len_is_one_step_against_a_push() {
         assert_eq!(c.as_slice(), &[0, 1, 2][..accepted]);
     });
 }
+
+/// (o) The owner waits on a full bounded collection while a producer
+/// blocks for room (before or after the owner starts waiting): the wait
+/// returns `false` (only the owner can free the room), never sleeps for
+/// ever, and dropping the collection hands the producer its value back.
+#[test]
+fn a_wait_on_a_full_queue_ends_when_a_producer_blocks() {
+    check(
+        "wait_pending vs producer blocking on a full queue",
+        Bound::Exhaustive,
+        || {
+            let mut c = BufferedCollection::bounded(1);
+            c.push(0u8);
+            c.commit();
+            let p = c.producer();
+            let t = thread::spawn(move || p.push(1).map_err(|e| e.into_inner()));
+            assert!(!c.wait_pending(), "full, and only the owner can free room");
+            assert_eq!(c.producer_count(), 1);
+            drop(c);
+            assert_eq!(t.join().unwrap(), Err(1));
+        },
+    );
+}
+
+/// (p) `push_async` polled once with one waker (a no-op one) while
+/// the collection is full, then driven to completion by `block_on` with
+/// another waker, against the pass that frees the room: the re-poll with a
+/// new waker clones it outside the lock and re-checks, so the wake-up that
+/// the freed room decides reaches the new waker (loom reports a deadlock
+/// if the task sleeps through it).
+#[cfg(feature = "async")]
+#[test]
+fn push_async_repolled_with_a_new_waker_against_the_freeing_pass() {
+    use core::future::Future;
+    check(
+        "push_async re-polled with a new waker",
+        Bound::Exhaustive,
+        || {
+            let mut c = BufferedCollection::bounded(1);
+            c.push(0u8);
+            c.commit();
+            let p = c.producer();
+            let t = thread::spawn(move || {
+                let mut f = std::boxed::Box::pin(p.push_async(1));
+                let noop = std::task::Waker::noop();
+                let first = f.as_mut().poll(&mut std::task::Context::from_waker(noop));
+                match first {
+                    core::task::Poll::Ready(r) => r.is_ok(),
+                    core::task::Poll::Pending => loom::future::block_on(f).is_ok(),
+                }
+            });
+            let mut got = Vec::new();
+            drain(&mut c, &mut got);
+            c.traverse(|_| {}); // publishes the freed room
+            while c.wait_pending() {
+                c.commit();
+                assert!(c.len() <= 1, "the bound holds");
+                drain(&mut c, &mut got);
+            }
+            assert!(t.join().unwrap());
+            assert_eq!(got, [0, 1]);
+        },
+    );
+}
+
+/// (q) `wait_pending_async` polled once with a no-op waker, then by
+/// `block_on` with its own waker, against a push and the producer's drop.
+#[cfg(feature = "async")]
+#[test]
+fn wait_pending_async_repolled_with_a_new_waker_against_a_push() {
+    use core::future::Future;
+    check(
+        "wait_pending_async re-polled with a new waker",
+        Bound::Exhaustive,
+        || {
+            let mut c = BufferedCollection::new();
+            let p = c.producer();
+            let t = thread::spawn(move || p.push(1u8).unwrap());
+            let mut got = Vec::new();
+            loop {
+                let more = {
+                    let mut f = std::boxed::Box::pin(c.wait_pending_async());
+                    let noop = std::task::Waker::noop();
+                    match f.as_mut().poll(&mut std::task::Context::from_waker(noop)) {
+                        core::task::Poll::Ready(v) => v,
+                        core::task::Poll::Pending => loom::future::block_on(f),
+                    }
+                };
+                if !more {
+                    break;
+                }
+                c.commit();
+                drain(&mut c, &mut got);
+            }
+            t.join().unwrap();
+            assert_eq!(got, [1]);
+        },
+    );
+}
+
+/// (r) A blocking `push` and a `push_async`, both waiting on a full
+/// bounded(1) collection, against `set_max_len` raising the bound: the
+/// bound change wakes both kinds of waiter and both pushes land.
+#[cfg(feature = "async")]
+#[test]
+fn raising_the_bound_wakes_a_blocked_push_and_a_push_async() {
+    check("set_max_len wakes push and push_async", Bound::Env, || {
+        let mut c = BufferedCollection::bounded(1);
+        c.push(0u8);
+        c.commit();
+        let p = c.producer();
+        let q = p.clone();
+        let t1 = thread::spawn(move || p.push(1).is_ok());
+        let t2 = thread::spawn(move || loom::future::block_on(q.push_async(2)).is_ok());
+        c.set_max_len(Some(3));
+        let mut got = Vec::new();
+        while c.wait_pending() {
+            c.commit();
+            assert!(c.len() <= 3, "the bound holds");
+            drain(&mut c, &mut got);
+        }
+        assert!(t1.join().unwrap());
+        assert!(t2.join().unwrap());
+        got.sort_unstable();
+        assert_eq!(got, [0, 1, 2]);
+    });
+}

@@ -46,8 +46,11 @@
 //! 1. A worker whose closure panics stops walking its chunk. The element
 //!    it held and the rest of its chunk stay in the collection, in order;
 //!    the auto-remove predicate is not applied to the held element (the
-//!    serial cursor does not apply it while unwinding either). The round's
-//!    other chunks are walked to their end.
+//!    serial cursor does not apply it while unwinding either). Each of the
+//!    round's other chunks is walked to its end or not at all (rayon runs
+//!    some chunks one after another on one thread, and stops such a run at
+//!    the panic); a chunk not walked stays in the collection, unvisited, in
+//!    order.
 //! 2. The round is then settled as usual: its auto-removed elements reach
 //!    the hook, in the serial pass's order, and its pushes are appended. A
 //!    hook call that panics costs no other element its hook call: the
@@ -448,7 +451,11 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
                 while let Err(payload) = catch_unwind(AssertUnwindSafe(|| {
                     values.by_ref().for_each(|value| self.policy.removed(value));
                 })) {
-                    panic.get_or_insert(payload);
+                    if panic.is_none() {
+                        panic = Some(payload);
+                    } else {
+                        crate::sync::discard_panic(payload);
+                    }
                 }
             }
             let pushed: usize = out.pushed.iter().map(Vec::len).sum();

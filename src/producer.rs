@@ -129,9 +129,11 @@ impl Wakeups {
             // Executor code: its panic must not keep the other wakers
             // asleep, nor fail the operation that woke it (which has done
             // its work). The panic hook has reported it by now.
-            drop(std::panic::catch_unwind(std::panic::AssertUnwindSafe(
-                || waker.wake(),
-            )));
+            if let Err(payload) =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| waker.wake()))
+            {
+                crate::sync::discard_panic(payload);
+            }
         }
     }
 }
@@ -181,15 +183,42 @@ impl<T> Queue<T> {
 
     /// What a wait for pending elements can answer now: `Pending` when
     /// producers' pushes are queued, `Disconnected` when nothing can arrive
-    /// any more (closed, or no producer), `None` while it has to wait.
+    /// any more (closed, or no producer), `Full` when nothing can arrive
+    /// until the waiting collection itself frees room (bounded and full,
+    /// nothing queued, a producer blocked for room: the caller is the only
+    /// one who can make progress), `None` while it has to wait.
+    ///
+    /// The caller published the collection's exact count before asking,
+    /// and the collection cannot change while it waits, so `held` is exact.
     #[inline]
     fn wait_outcome(&self) -> Option<Waited> {
         if !self.items.is_empty() {
             Some(Waited::Pending)
         } else if self.closed || self.producers == 0 {
             Some(Waited::Disconnected)
+        } else if self.max != usize::MAX && self.room() == 0 && self.producers_blocked() {
+            Some(Waited::Full)
         } else {
             None
+        }
+    }
+
+    /// Whether a producer is blocked for room: a thread in `push` or
+    /// `push_batch`, or a task in `push_async`.
+    #[inline]
+    fn producers_blocked(&self) -> bool {
+        let blocked = self.waiting_producers > 0;
+        #[cfg(feature = "async")]
+        let blocked = blocked || !self.producer_wakers.is_empty();
+        blocked
+    }
+
+    /// A producer starts waiting for room: a consumer waiting on an empty
+    /// queue is woken to see that only it can free the room (`Full`).
+    #[inline]
+    fn announce_blocked_producer(&mut self) {
+        if self.items.is_empty() {
+            self.wake_consumers();
         }
     }
 
@@ -317,11 +346,19 @@ pub(crate) struct Wakers {
     slots: Vec<Option<Waker>>,
     /// Empty slots of `slots`, reused before it grows.
     free: Vec<usize>,
+    /// Registered wakers (the `Some` slots).
+    live: usize,
     epoch: u64,
 }
 
 #[cfg(feature = "async")]
 impl Wakers {
+    /// Whether no task is registered.
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
     /// The waker `registration` holds, if it is still registered.
     fn get(&self, registration: Option<Registration>) -> Option<&Waker> {
         let r = registration?;
@@ -342,6 +379,7 @@ impl Wakers {
                 }
             }
         }
+        self.live += 1;
         let slot = match self.free.pop() {
             Some(slot) => {
                 self.slots[slot] = Some(waker);
@@ -368,6 +406,7 @@ impl Wakers {
         }
         let waker = self.slots.get_mut(registration.slot)?.take();
         if waker.is_some() {
+            self.live -= 1;
             self.free.push(registration.slot);
         }
         waker
@@ -382,6 +421,7 @@ impl Wakers {
             return false;
         }
         self.epoch += 1;
+        self.live = 0;
         self.free.clear();
         if out.is_empty() {
             core::mem::swap(out, &mut self.slots);
@@ -634,6 +674,10 @@ pub(crate) enum Waited {
     Pending,
     /// Nothing queued, and nothing can arrive: closed, or no producer.
     Disconnected,
+    /// Nothing queued, and nothing can arrive until the waiting collection
+    /// frees room: it is bounded and full, and a producer is blocked for
+    /// room.
+    Full,
     /// The timeout passed first.
     Timeout,
 }
@@ -732,6 +776,7 @@ impl<T> Producer<T> {
     /// ```
     pub fn push(&self, value: T) -> Result<(), ProducerClosed<T>> {
         let mut queue = self.shared.lock();
+        let mut announced = false;
         loop {
             if queue.closed {
                 return Err(ProducerClosed { value });
@@ -740,6 +785,10 @@ impl<T> Producer<T> {
                 break;
             }
             queue.waiting_producers += 1;
+            if !announced {
+                announced = true;
+                queue.announce_blocked_producer();
+            }
             queue = queue.wait(&self.shared.room, None);
             queue.waiting_producers -= 1;
         }
@@ -926,6 +975,7 @@ impl<T> Producer<T> {
     /// ```
     pub fn push_batch(&self, batch: &mut Vec<T>) -> Result<(), ProducerClosed<()>> {
         let mut queue = self.shared.lock();
+        let mut announced = false;
         loop {
             if queue.closed {
                 return Err(ProducerClosed { value: () });
@@ -937,6 +987,10 @@ impl<T> Producer<T> {
             // Full. The consumers woken by what was just moved are woken
             // before this waits (`Locked::wait` delivers first).
             queue.waiting_producers += 1;
+            if !announced {
+                announced = true;
+                queue.announce_blocked_producer();
+            }
             queue = queue.wait(&self.shared.room, None);
             queue.waiting_producers -= 1;
         }
@@ -1120,6 +1174,7 @@ impl<T> Future for WaitPendingFuture<'_, T> {
                     .wait_outcome()
                     .map(|outcome| outcome == Waited::Pending)
             },
+            |_| {},
         )
     }
 }
@@ -1205,6 +1260,7 @@ impl<T> Future for PushFuture<'_, T> {
                     Ok(())
                 })
             },
+            Queue::announce_blocked_producer,
         )
     }
 }
@@ -1223,7 +1279,8 @@ impl<T> Drop for PushFuture<'_, T> {
 /// One poll of a queue future: under the lock, `attempt` either resolves
 /// (then the future's waker, if registered, is removed) or says it has to
 /// wait (then the task's waker is registered in `wakers`, unless the one
-/// registered already wakes the same task). The task's waker is cloned
+/// registered already wakes the same task; `registered` then runs under
+/// the lock, e.g. to announce a producer blocked for room). The task's waker is cloned
 /// before the lock is taken, and replaced or removed wakers are dropped
 /// after it is released: no waker code runs under the lock. If the clone
 /// panics, nothing has changed (a push future still holds its value).
@@ -1234,6 +1291,7 @@ fn poll_registered<T, R>(
     registration: &mut Option<Registration>,
     wakers: impl Fn(&mut Queue<T>) -> &mut Wakers,
     mut attempt: impl FnMut(&mut Queue<T>) -> Option<R>,
+    registered: impl Fn(&mut Queue<T>),
 ) -> Poll<R> {
     let mut clone: Option<Waker> = None;
     loop {
@@ -1258,6 +1316,7 @@ fn poll_registered<T, R>(
             // Registered under the lock that every event this future
             // waits for takes to decide its wake-ups: none is lost.
             let old = set.register(registration, waker);
+            registered(queue_ref);
             drop(queue);
             drop(old);
             return Poll::Pending;

@@ -7,7 +7,21 @@ pub(crate) use loom::sync::{Arc, Condvar, Mutex, MutexGuard};
 #[cfg(not(all(test, loom)))]
 pub(crate) use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
+use std::any::Any;
+use std::boxed::Box;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
+
+/// Drops the payload of a caught panic that will not be resumed (a
+/// waker's, or a later one when the first is the one reported). A payload
+/// whose own `Drop` panics is caught once more and that second payload is
+/// leaked: the caller's remaining work (other wake-ups, other hook calls)
+/// is never cut short by it.
+pub(crate) fn discard_panic(payload: Box<dyn Any + Send>) {
+    if let Err(nested) = catch_unwind(AssertUnwindSafe(move || drop(payload))) {
+        core::mem::forget(nested);
+    }
+}
 
 /// Locks `mutex`, ignoring poisoning: nothing user-supplied runs under
 /// these locks (elements are dropped, and executors' wakers cloned, woken

@@ -16,7 +16,7 @@ use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::Duration;
 
-use read_write_collection::{BufferedCollection, Producer, TryPushError};
+use read_write_collection::{BufferedCollection, Producer, TryPushError, WaitTimeoutError};
 
 /// How long a thread that should be woken gets before the test calls it a
 /// lost wake-up.
@@ -252,6 +252,188 @@ fn set_max_len_below_the_producers_queue_is_refused_and_changes_nothing() {
     assert_eq!(p.try_push(10), Err(TryPushError::Full(10)));
     c.set_max_len(Some(10));
     assert_eq!(c.commit(), 10);
+}
+
+// ---------------------------------------------------------------------------
+// 2b. A wait that only the caller could end returns instead of sleeping
+
+/// The `wait_pending` loop of the docs ("handle the even events, keep the
+/// odd ones") on a queue bounded to 4: the kept events fill the bound, the
+/// producer blocks for room only the owner can free, and the wait returns
+/// `false` (it used to sleep for ever).
+#[test]
+fn a_full_queue_with_a_blocked_producer_ends_wait_pending() {
+    let (kept, handled, refused) = within(|| {
+        let mut events = BufferedCollection::bounded(4);
+        let producer = events.producer();
+        let worker = thread::spawn(move || {
+            (0..100).find_map(|i| producer.push(i).err().map(|e| e.into_inner()))
+        });
+        let mut handled = Vec::new();
+        while events.wait_pending() {
+            events.commit();
+            events.traverse(|e| {
+                if *e % 2 == 0 {
+                    handled.push(e.remove());
+                }
+            });
+        }
+        let kept = events.as_slice().to_vec();
+        assert_eq!(events.producer_count(), 1, "the producer is still there");
+        drop(events);
+        (kept, handled, worker.join().unwrap())
+    });
+    assert_eq!(kept, [1, 3, 5, 7]);
+    assert_eq!(handled, [0, 2, 4, 6]);
+    assert_eq!(refused, Some(8), "the blocked push got its value back");
+}
+
+/// The timed wait says `Full` at once, however long its timeout.
+#[test]
+fn a_full_queue_with_a_blocked_producer_ends_wait_pending_timeout() {
+    within(|| {
+        let mut events = BufferedCollection::bounded(2);
+        events.extend([1, 3]);
+        events.commit();
+        let producer = events.producer();
+        let blocked = spawn_reporting(move || producer.push(5));
+        assert_eq!(
+            events.wait_pending_timeout(Duration::from_secs(3600)),
+            Err(WaitTimeoutError::Full)
+        );
+        assert!(blocked.try_recv().is_err(), "still blocked");
+        // Freeing the room ends it: the push goes through.
+        events.traverse(|e| {
+            e.remove();
+        });
+        assert_eq!(events.wait_pending_timeout(DEADLINE), Ok(()));
+        assert!(blocked.recv_timeout(DEADLINE).unwrap().is_ok());
+        assert_eq!(events.commit(), 1);
+        assert_eq!(events.as_slice(), [5]);
+    });
+}
+
+/// The wait was already asleep when the producer blocked: the producer's
+/// blocking wakes it to see that only it can free the room.
+#[test]
+fn a_producer_that_blocks_later_ends_a_wait_already_asleep() {
+    let events = Arc::new({
+        let mut c = BufferedCollection::bounded(1);
+        c.push(0u8);
+        c.commit();
+        c
+    });
+    let producer = events.producer();
+    let waiting = {
+        let events = Arc::clone(&events);
+        spawn_reporting(move || events.wait_pending_timeout(Duration::from_secs(3600)))
+    };
+    settle();
+    assert!(
+        waiting.try_recv().is_err(),
+        "nothing to wake it yet: it waits"
+    );
+    let blocked = spawn_reporting(move || producer.push(1));
+    assert_eq!(
+        waiting.recv_timeout(DEADLINE),
+        Ok(Err(WaitTimeoutError::Full)),
+        "the wait slept through the producer blocking"
+    );
+    drop(Arc::try_unwrap(events).unwrap_or_else(|_| panic!("one owner")));
+    assert_eq!(
+        blocked
+            .recv_timeout(DEADLINE)
+            .map(|r| r.map_err(|e| e.into_inner())),
+        Ok(Err(1)),
+        "closed: the value comes back"
+    );
+}
+
+/// Full alone is not enough: with no producer blocked (one that polls with
+/// `try_push` is not blocked), a full queue waits as before, and a
+/// producer leaving still ends the wait as `Disconnected`.
+#[test]
+fn a_full_queue_without_a_blocked_producer_still_waits() {
+    let mut events = BufferedCollection::bounded(1);
+    events.push(0u8);
+    events.commit();
+    let producer = events.producer();
+    assert_eq!(producer.try_push(1), Err(TryPushError::Full(1)));
+    assert_eq!(
+        events.wait_pending_timeout(Duration::from_millis(20)),
+        Err(WaitTimeoutError::Timeout)
+    );
+    drop(producer);
+    assert_eq!(
+        events.wait_pending_timeout(Duration::from_millis(20)),
+        Err(WaitTimeoutError::Disconnected)
+    );
+}
+
+/// `wait_pending_async` resolves to `false` at once, for a producer blocked
+/// in `push` and for one waiting in `push_async`; a wait already pending
+/// is woken when a `push_async` starts waiting for room.
+#[cfg(feature = "async")]
+#[test]
+fn a_full_queue_with_a_blocked_producer_ends_wait_pending_async() {
+    use std::future::Future;
+    use std::pin::pin;
+    use std::task::{Context, Poll};
+
+    within(|| {
+        let mut events = BufferedCollection::bounded(1);
+        events.push(0u8);
+        events.commit();
+        let producer = events.producer();
+        let blocked = {
+            let producer = producer.clone();
+            spawn_reporting(move || producer.push(1))
+        };
+        assert!(!block_on(events.wait_pending_async()), "blocked in push");
+        events.clear();
+        assert!(blocked.recv_timeout(DEADLINE).unwrap().is_ok());
+        events.commit();
+
+        let (count, waker) = counting_waker();
+        let mut cx = Context::from_waker(&waker);
+        let mut wait = pin!(events.wait_pending_async());
+        assert_eq!(
+            wait.as_mut().poll(&mut cx),
+            Poll::Pending,
+            "full, nobody blocked"
+        );
+        let mut push = pin!(producer.push_async(2));
+        assert!(
+            push.as_mut().poll(&mut cx).is_pending(),
+            "full: the push waits"
+        );
+        assert!(count.wakes() > 0, "the waiting push woke the wait");
+        assert_eq!(wait.as_mut().poll(&mut cx), Poll::Ready(false));
+        assert!(
+            !block_on(events.wait_pending_async()),
+            "blocked in push_async"
+        );
+    });
+}
+
+/// Parks the thread until woken: a minimal executor.
+#[cfg(feature = "async")]
+fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    struct Unpark(thread::Thread);
+    impl std::task::Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = std::task::Waker::from(Arc::new(Unpark(thread::current())));
+    let mut cx = std::task::Context::from_waker(&waker);
+    let mut f = std::pin::pin!(f);
+    loop {
+        match f.as_mut().poll(&mut cx) {
+            std::task::Poll::Ready(v) => return v,
+            std::task::Poll::Pending => thread::park(),
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------
