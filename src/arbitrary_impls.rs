@@ -59,8 +59,10 @@ where
 
 /// Generates the visible elements, then the pending ones, each as a
 /// `Vec<T>` would be generated. Nothing is committed: the pending elements
-/// stay pending until [`commit`](BufferedCollection::commit). The policy
-/// is `A::default()`.
+/// stay pending until [`commit`](BufferedCollection::commit). The queue is
+/// unbounded, in [`Mode::Ordered`](crate::Mode::Ordered), with no shrink
+/// policy and `A::default()` as its policy; for other settings, use
+/// [`arbitrary_like`](BufferedCollection::arbitrary_like).
 ///
 /// # Examples
 ///
@@ -105,15 +107,29 @@ fn buffered<T, A: AutoRemove<T> + Default>(
     visible: Vec<T>,
     pending: Vec<T>,
 ) -> BufferedCollection<T, A> {
-    let mut c = BufferedCollection::with_policy(A::default());
-    // A fresh collection has nothing pending and no producer: `commit`
-    // moves exactly `visible` into the visible part.
-    c.extend(visible);
-    c.commit();
-    c.extend(pending);
-    c
+    fill(
+        BufferedCollection::with_policy(A::default()),
+        visible,
+        pending,
+    )
 }
 
+/// `empty` holding `visible` (visible) and `pending` (pending); the caller
+/// keeps them within its bound.
+fn fill<T, A>(
+    mut empty: BufferedCollection<T, A>,
+    visible: Vec<T>,
+    pending: Vec<T>,
+) -> BufferedCollection<T, A> {
+    // A fresh collection has nothing pending and no producer: `commit`
+    // moves exactly `visible` into the visible part.
+    empty.extend(visible);
+    empty.commit();
+    empty.extend(pending);
+    empty
+}
+
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<T, A: Clone> ReadWriteCollection<T, A> {
     /// Generates a collection with this one's settings: its maximum length
     /// (generation stops there), [`Mode`](crate::Mode), shrink policy and a
@@ -196,12 +212,99 @@ impl<T, A: Clone> ReadWriteCollection<T, A> {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
+impl<T, A: AutoRemove<T> + Clone> BufferedCollection<T, A> {
+    /// Generates a queue with this one's settings: its maximum length
+    /// (generation stops there), [`Mode`](crate::Mode), shrink policy and
+    /// a clone of its auto-remove policy. This queue's elements are not
+    /// used. Within the bound, the visible elements, then the pending ones
+    /// are generated as the `Arbitrary` impl generates them (each as a
+    /// `Vec<T>`); nothing is committed.
+    ///
+    /// This is the way to keep a bound or a mode in a
+    /// `#[derive(Arbitrary)]` type, through `#[arbitrary(with = …)]`; build
+    /// a template with a policy with [`Builder`](crate::Builder).
+    ///
+    /// # Errors
+    ///
+    /// As [`Arbitrary::arbitrary`] (the data ran out where an element
+    /// needed more).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arbitrary::{Arbitrary, Unstructured};
+    /// use read_write_collection::{remove_when, BufferedCollection, Builder, Mode};
+    ///
+    /// remove_when!(struct Spent for u8: |ttl| *ttl == 0);
+    ///
+    /// #[derive(Arbitrary, Debug)]
+    /// struct Frame {
+    ///     #[arbitrary(with = |u: &mut Unstructured| BufferedCollection::bounded(4).arbitrary_like(u))]
+    ///     events: BufferedCollection<u8>,
+    ///     #[arbitrary(with = |u: &mut Unstructured| {
+    ///         Builder::new().bounded(8).unordered().policy(Spent).build_buffered().arbitrary_like(u)
+    ///     })]
+    ///     timers: BufferedCollection<u8, Spent>,
+    /// }
+    ///
+    /// let frame = Frame::arbitrary(&mut Unstructured::new(&[1; 64])).unwrap();
+    /// assert_eq!(frame.events.max_len(), Some(4));
+    /// assert_eq!(frame.events.len() + frame.events.pending_len(), 4); // full
+    /// assert_eq!(frame.timers.max_len(), Some(8));
+    /// assert_eq!(frame.timers.mode(), Mode::Unordered);
+    ///
+    /// // Visible, then pending: [7] and [8, 9] (a 1 byte: one more element).
+    /// let q = BufferedCollection::<u8>::bounded(4);
+    /// let q = q.arbitrary_like(&mut Unstructured::new(&[1, 7, 0, 1, 8, 1, 9, 0])).unwrap();
+    /// assert_eq!((q.as_slice(), q.local_pending()), (&[7][..], &[8, 9][..]));
+    /// ```
+    pub fn arbitrary_like<'a>(&self, u: &mut Unstructured<'a>) -> Result<Self>
+    where
+        T: Arbitrary<'a>,
+    {
+        let mut room = self.max_len().unwrap_or(usize::MAX);
+        let visible = take_up_to(u, &mut room)?;
+        let pending = take_up_to(u, &mut room)?;
+        Ok(fill(empty_like(self), visible, pending))
+    }
+}
+
+/// An empty queue with `template`'s settings and a clone of its policy.
+fn empty_like<T, A: AutoRemove<T> + Clone>(
+    template: &BufferedCollection<T, A>,
+) -> BufferedCollection<T, A> {
+    let mut c = BufferedCollection::with_policy(template.policy().clone());
+    c.set_max_len(template.max_len());
+    c.set_mode(template.mode());
+    c.set_shrink_policy(template.shrink_policy());
+    c
+}
+
+/// Elements generated as `Vec<T>` generates them, stopping after `room`
+/// of them; `room` is left with the rest.
+fn take_up_to<'a, T: Arbitrary<'a>>(u: &mut Unstructured<'a>, room: &mut usize) -> Result<Vec<T>> {
+    let mut items = Vec::new();
+    if *room == 0 {
+        return Ok(items);
+    }
+    for value in u.arbitrary_iter()? {
+        items.push(value?);
+        if items.len() == *room {
+            break;
+        }
+    }
+    *room -= items.len();
+    Ok(items)
+}
+
 /// Generates exactly [`K::COUNT`](crate::LayerKey::COUNT) layers when the
 /// key fixes the number (one per variant of a
 /// [`layer_keys!`](crate::layer_keys!) enum), one to four otherwise
 /// (`usize` keys). For each layer, in order: whether it is enabled, whether
 /// it is visible, then its elements as a [`ReadWriteCollection`] generates
-/// them (with `A::default()` as its policy).
+/// them (with `A::default()` as its policy). For layers with a bound, a
+/// mode or a policy, use [`arbitrary_like`](Layers::arbitrary_like).
 ///
 /// # Examples
 ///
@@ -247,5 +350,66 @@ where
     fn size_hint(_depth: usize) -> (usize, Option<usize>) {
         // Data that runs out gives empty, disabled, hidden layers.
         (0, None)
+    }
+}
+
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
+impl<T, K: LayerKey, A: Clone> Layers<T, K, A> {
+    /// Generates layers with these layers' settings: as many layers, each
+    /// generated as its template layer's
+    /// [`arbitrary_like`](ReadWriteCollection::arbitrary_like) generates
+    /// (the same maximum length, [`Mode`](crate::Mode), shrink policy and a
+    /// clone of its auto-remove policy). These layers' elements and flags
+    /// are not used. As in the `Arbitrary` impl, each layer reads, in
+    /// order: whether it is enabled, whether it is visible, then its
+    /// elements.
+    ///
+    /// # Errors
+    ///
+    /// As [`Arbitrary::arbitrary`] (the data ran out where an element
+    /// needed more).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arbitrary::{Arbitrary, Unstructured};
+    /// use read_write_collection::{layer_keys, Builder, Layers, Mode};
+    ///
+    /// layer_keys!(enum Layer { Ships, Sparks });
+    ///
+    /// fn template() -> Layers<u8, Layer> {
+    ///     let ships = Builder::new().bounded(2).build();
+    ///     let sparks = Builder::new().bounded(8).unordered().build();
+    ///     Layers::from_collections([ships, sparks])
+    /// }
+    ///
+    /// #[derive(Arbitrary, Debug)]
+    /// struct World {
+    ///     #[arbitrary(with = |u: &mut Unstructured| template().arbitrary_like(u))]
+    ///     layers: Layers<u8, Layer>,
+    /// }
+    ///
+    /// let world = World::arbitrary(&mut Unstructured::new(&[1; 64])).unwrap();
+    /// let sparks = world.layers.layer(Layer::Sparks);
+    /// assert_eq!((sparks.max_len(), sparks.mode()), (Some(8), Mode::Unordered));
+    /// assert_eq!(world.layers.layer(Layer::Ships).len(), 2); // full: generation stopped there
+    /// assert!(world.layers.is_enabled(Layer::Ships) && world.layers.is_visible(Layer::Ships));
+    /// ```
+    pub fn arbitrary_like<'a>(&self, u: &mut Unstructured<'a>) -> Result<Self>
+    where
+        T: Arbitrary<'a>,
+    {
+        let mut slots = Vec::with_capacity(self.slots.len());
+        for slot in &self.slots {
+            let enabled = u.arbitrary()?;
+            let visible = u.arbitrary()?;
+            slots.push(Slot {
+                items: slot.items.arbitrary_like(u)?,
+                enabled,
+                visible,
+            });
+        }
+        // As many layers as `self`, whose key accepts that number.
+        Ok(Layers::from_slots(slots))
     }
 }

@@ -1,13 +1,15 @@
 //! Support for the `proptest` crate (feature `proptest`): strategies that
-//! generate [`ReadWriteCollection`]s with a given bound and mode, and
+//! generate [`ReadWriteCollection`]s with a given bound and mode
+//! ([`collection`], [`bounded`], [`like`]), queues and layers with the
+//! settings of a template ([`buffered_like`], [`layers_like`]), and
 //! `proptest::arbitrary::Arbitrary` for the collection types (so
 //! `any::<ReadWriteCollection<u8>>()` works).
 //!
 //! Every value a strategy here produces, and every value it shrinks to,
 //! has the strategy's settings: the same maximum length (and never more
-//! elements than it), [`Mode`](crate::Mode) and shrink policy. Shrinking
-//! removes elements and shrinks the remaining ones, as
-//! `proptest::collection::vec` does.
+//! elements than it), [`Mode`](crate::Mode), shrink policy and a clone of
+//! the template's auto-remove policy. Shrinking removes elements and
+//! shrinks the remaining ones, as `proptest::collection::vec` does.
 //!
 //! # Examples
 //!
@@ -52,13 +54,18 @@
 //! assert!(report.contains("mode: Unordered,"), "{report}");
 //! ```
 
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::fmt;
+use core::marker::PhantomData;
 
-use ::proptest::arbitrary::Arbitrary;
+use ::proptest::arbitrary::{any, Arbitrary};
+use ::proptest::bool::BoolValueTree;
 use ::proptest::collection::{vec, SizeRange, VecStrategy, VecValueTree};
+use ::proptest::sample::{Index, IndexStrategy, IndexValueTree};
 use ::proptest::strategy::{Map, NewTree, Strategy, ValueTree};
 use ::proptest::test_runner::TestRunner;
+use ::proptest::tuple::TupleValueTree;
 
 use crate::layers::{LayerKey, Slot};
 use crate::{AutoRemove, BufferedCollection, Layers, NoAutoRemove, ReadWriteCollection};
@@ -297,7 +304,8 @@ type Parts<T> = (Vec<T>, Vec<T>);
 
 /// Generates the visible elements, then the pending ones, each as a
 /// `Vec<T>` (the parameters apply to both); nothing is committed. The
-/// policy is `A::default()`.
+/// queue is unbounded and ordered, with `A::default()` as its policy; use
+/// [`buffered_like`] for other settings.
 ///
 /// # Examples
 ///
@@ -350,7 +358,7 @@ type LayerParts<T, A> = (ReadWriteCollection<T, A>, bool, bool);
 
 /// The strategy of `any::<Layers<T, K, A>>()`.
 #[allow(clippy::type_complexity)]
-type LayersStrategy<T, K, A> = Map<
+type AnyLayersStrategy<T, K, A> = Map<
     VecStrategy<(
         CollectionStrategy<<T as Arbitrary>::Strategy, A>,
         ::proptest::bool::Any,
@@ -366,7 +374,8 @@ type LayersStrategy<T, K, A> = Map<
 /// (the parameters are its parameters) and is enabled and visible or not,
 /// so properties reach disabled and hidden layers. Shrinks each layer's
 /// elements, the flags toward enabled and visible, and (when the key does
-/// not fix it) the number of layers.
+/// not fix it) the number of layers. For layers with a bound, a mode or a
+/// policy, use [`layers_like`].
 ///
 /// # Examples
 ///
@@ -392,7 +401,7 @@ where
     A: AutoRemove<T> + Default,
 {
     type Parameters = (SizeRange, T::Parameters);
-    type Strategy = LayersStrategy<T, K, A>;
+    type Strategy = AnyLayersStrategy<T, K, A>;
 
     fn arbitrary_with(args: Self::Parameters) -> Self::Strategy {
         let count: SizeRange = match K::COUNT {
@@ -419,4 +428,308 @@ fn build_layers<T, K: LayerKey, A>(parts: Vec<LayerParts<T, A>>) -> Layers<T, K,
         .collect();
     // The size range is `K::COUNT` when the key fixes one.
     Layers::from_slots(slots)
+}
+
+/// The strategy of [`buffered_like`]: queues of elements drawn from `S`,
+/// with the settings of a template.
+#[must_use = "strategies do nothing unless used"]
+pub struct BufferedStrategy<S: Strategy, A = NoAutoRemove> {
+    /// All the elements, and how many of the last ones are pending.
+    parts: (VecStrategy<S>, IndexStrategy),
+    template: BufferedCollection<S::Value, A>,
+}
+
+/// The value tree of a [`BufferedStrategy`]: shrinks the elements as
+/// `proptest::collection::vec` does, then moves pending elements to the
+/// visible side, and builds every value with the strategy's settings.
+pub struct BufferedValueTree<V: ValueTree, A = NoAutoRemove> {
+    parts: TupleValueTree<(VecValueTree<V>, IndexValueTree)>,
+    template: BufferedCollection<V::Value, A>,
+}
+
+impl<S: Strategy, A> fmt::Debug for BufferedStrategy<S, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BufferedStrategy")
+            .field("elements", &self.parts.0)
+            .field("max_len", &self.template.max_len())
+            .field("mode", &self.template.mode())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<V: ValueTree, A> fmt::Debug for BufferedValueTree<V, A>
+where
+    V: fmt::Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BufferedValueTree")
+            .field("parts", &self.parts)
+            .field("max_len", &self.template.max_len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S, A> Strategy for BufferedStrategy<S, A>
+where
+    S: Strategy,
+    A: AutoRemove<S::Value> + Clone,
+{
+    type Tree = BufferedValueTree<S::Tree, A>;
+    type Value = BufferedCollection<S::Value, A>;
+
+    fn new_tree(&self, runner: &mut TestRunner) -> NewTree<Self> {
+        Ok(BufferedValueTree {
+            parts: self.parts.new_tree(runner)?,
+            template: empty_buffered_like(&self.template),
+        })
+    }
+}
+
+impl<V, A> ValueTree for BufferedValueTree<V, A>
+where
+    V: ValueTree,
+    A: AutoRemove<V::Value> + Clone,
+{
+    type Value = BufferedCollection<V::Value, A>;
+
+    fn current(&self) -> Self::Value {
+        let (mut visible, pending) = self.parts.current();
+        let pending = visible.split_off(visible.len() - pending.index(visible.len() + 1));
+        let mut c = empty_buffered_like(&self.template);
+        // The size range was clamped to the bound, so every element fits.
+        // A fresh collection has nothing pending and no producer: `commit`
+        // moves exactly `visible` into the visible part.
+        c.extend(visible);
+        c.commit();
+        c.extend(pending);
+        c
+    }
+
+    fn simplify(&mut self) -> bool {
+        self.parts.simplify()
+    }
+
+    fn complicate(&mut self) -> bool {
+        self.parts.complicate()
+    }
+}
+
+/// An empty queue with `template`'s settings and a clone of its policy.
+fn empty_buffered_like<T, A: AutoRemove<T> + Clone>(
+    template: &BufferedCollection<T, A>,
+) -> BufferedCollection<T, A> {
+    let mut c = BufferedCollection::with_policy(template.policy().clone());
+    c.set_max_len(template.max_len());
+    c.set_mode(template.mode());
+    c.set_shrink_policy(template.shrink_policy());
+    c
+}
+
+/// Queues with the settings of `template` (maximum length,
+/// [`Mode`](crate::Mode), shrink policy) and a clone of its auto-remove
+/// policy, elements from `element`. `size` is the number of elements in
+/// all, visible and pending (what the bound counts), limited to the
+/// template's maximum length; how many of them are pending (the last ones)
+/// is drawn too. Nothing is committed. The template's elements are not
+/// used.
+///
+/// Values shrink by losing elements, then by shrinking the remaining ones,
+/// then toward fewer pending elements; every value tried keeps the
+/// settings.
+///
+/// # Panics
+///
+/// If `size` starts above the template's maximum length.
+///
+/// # Examples
+///
+/// ```
+/// use proptest::prelude::*;
+/// use read_write_collection::proptest::buffered_like;
+/// use read_write_collection::{BufferedCollection, Builder, Mode};
+///
+/// let template: BufferedCollection<u8> = Builder::new().bounded(8).unordered().build_buffered();
+/// proptest!(|(mut q in buffered_like(&template, any::<u8>(), 0..=8))| {
+///     prop_assert_eq!(q.max_len(), Some(8));
+///     prop_assert_eq!(q.mode(), Mode::Unordered);
+///     prop_assert!(q.len() + q.pending_len() <= 8);
+///     let expected = [q.as_slice(), q.local_pending()].concat();
+///     q.commit(); // a queue that keeps its order when nothing is removed
+///     prop_assert_eq!(q.as_slice(), expected.as_slice());
+/// });
+/// ```
+///
+/// The element strategy need not be `any::<T>()`, so a type without
+/// `proptest::arbitrary::Arbitrary` works:
+///
+/// ```
+/// use proptest::prelude::*;
+/// use read_write_collection::proptest::buffered_like;
+/// use read_write_collection::{BufferedCollection, Builder};
+///
+/// #[derive(Clone, Debug)]
+/// struct Event { ttl: u8 }
+///
+/// let template = Builder::new()
+///     .bounded(4)
+///     .auto_remove(|e: &Event| e.ttl == 0)
+///     .build_buffered();
+/// let events = (0..3u8).prop_map(|ttl| Event { ttl });
+/// proptest!(|(mut q in buffered_like(&template, events, 0..=4))| {
+///     q.commit();
+///     q.prune(); // the template's predicate
+///     prop_assert!(q.iter().all(|e| e.ttl > 0));
+/// });
+/// ```
+#[track_caller]
+pub fn buffered_like<S, A>(
+    template: &BufferedCollection<S::Value, A>,
+    element: S,
+    size: impl Into<SizeRange>,
+) -> BufferedStrategy<S, A>
+where
+    S: Strategy,
+    A: AutoRemove<S::Value> + Clone,
+{
+    let size = clamp(size.into(), template.max_len());
+    BufferedStrategy {
+        parts: (vec(element, size), any::<Index>()),
+        template: empty_buffered_like(template),
+    }
+}
+
+/// One layer of a [`LayersStrategy`]: its elements, whether it is
+/// disabled, whether it is hidden (so that shrinking, which turns `true`
+/// into `false`, moves toward enabled, visible layers).
+type LayerStrategy<S, A> = (
+    CollectionStrategy<Arc<S>, A>,
+    ::proptest::bool::Any,
+    ::proptest::bool::Any,
+);
+
+/// The strategy of [`layers_like`]: layers of elements drawn from `S`,
+/// each with the settings of its template layer.
+#[must_use = "strategies do nothing unless used"]
+pub struct LayersStrategy<S: Strategy, K = usize, A = NoAutoRemove> {
+    layers: Vec<LayerStrategy<S, A>>,
+    _key: PhantomData<fn(K)>,
+}
+
+/// The value tree of a [`LayersStrategy`]: keeps the number of layers,
+/// shrinks each layer's elements as `proptest::collection::vec` does and
+/// its flags toward enabled and visible, and builds every layer with its
+/// template layer's settings.
+#[allow(clippy::type_complexity)]
+pub struct LayersValueTree<V: ValueTree, K = usize, A = NoAutoRemove> {
+    layers: VecValueTree<TupleValueTree<(CollectionValueTree<V, A>, BoolValueTree, BoolValueTree)>>,
+    _key: PhantomData<fn(K)>,
+}
+
+impl<S: Strategy, K, A> fmt::Debug for LayersStrategy<S, K, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LayersStrategy")
+            .field("layers", &self.layers)
+            .finish()
+    }
+}
+
+impl<V: ValueTree, K, A> fmt::Debug for LayersValueTree<V, K, A>
+where
+    V: fmt::Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LayersValueTree")
+            .field("layers", &self.layers)
+            .finish()
+    }
+}
+
+impl<S: Strategy, K: LayerKey, A> Strategy for LayersStrategy<S, K, A> {
+    type Tree = LayersValueTree<S::Tree, K, A>;
+    type Value = Layers<S::Value, K, A>;
+
+    fn new_tree(&self, runner: &mut TestRunner) -> NewTree<Self> {
+        Ok(LayersValueTree {
+            layers: self.layers.new_tree(runner)?,
+            _key: PhantomData,
+        })
+    }
+}
+
+impl<V: ValueTree, K: LayerKey, A> ValueTree for LayersValueTree<V, K, A> {
+    type Value = Layers<V::Value, K, A>;
+
+    fn current(&self) -> Self::Value {
+        // As many layers as the template, whose key accepts that number.
+        build_layers(self.layers.current())
+    }
+
+    fn simplify(&mut self) -> bool {
+        self.layers.simplify()
+    }
+
+    fn complicate(&mut self) -> bool {
+        self.layers.complicate()
+    }
+}
+
+/// Layers with the settings of `template`: as many layers, each with its
+/// template layer's settings (maximum length, [`Mode`](crate::Mode),
+/// shrink policy) and a clone of its auto-remove policy, each layer's
+/// length in `size` (limited to that layer's maximum length), elements
+/// from `element`. Each layer is enabled and visible or not, as in
+/// `any::<Layers<T, K, A>>()`. The template's elements and flags are not
+/// used.
+///
+/// Values shrink each layer's elements (as [`like`] does) and flags
+/// (toward enabled and visible), never the number of layers; every value
+/// tried keeps the settings.
+///
+/// # Panics
+///
+/// If `size` starts above the maximum length of one of the template's
+/// layers.
+///
+/// # Examples
+///
+/// ```
+/// use proptest::prelude::*;
+/// use read_write_collection::proptest::layers_like;
+/// use read_write_collection::{layer_keys, Builder, Layers, Mode};
+///
+/// layer_keys!(enum Layer { Ships, Sparks });
+///
+/// let ships = Builder::new().bounded(4).build();
+/// let sparks = Builder::new().bounded(16).unordered().build();
+/// let template: Layers<u8, Layer> = Layers::from_collections([ships, sparks]);
+/// proptest!(|(mut world in layers_like(&template, any::<u8>(), 0..32))| {
+///     prop_assert!(world.layer(Layer::Ships).len() <= 4);
+///     prop_assert_eq!(world.layer(Layer::Sparks).mode(), Mode::Unordered);
+///     while world.try_push(Layer::Sparks, 0).is_ok() {}
+///     prop_assert_eq!(world.layer(Layer::Sparks).len(), 16);
+/// });
+/// ```
+#[track_caller]
+pub fn layers_like<S, K, A>(
+    template: &Layers<S::Value, K, A>,
+    element: S,
+    size: impl Into<SizeRange>,
+) -> LayersStrategy<S, K, A>
+where
+    S: Strategy,
+    K: LayerKey,
+    A: Clone,
+{
+    let size = size.into();
+    let element = Arc::new(element);
+    let mut layers = Vec::with_capacity(template.layer_count());
+    // A loop, not a closure, so a panic points at the caller.
+    for slot in &template.slots {
+        let items = like(&slot.items, Arc::clone(&element), size.clone());
+        layers.push((items, ::proptest::bool::ANY, ::proptest::bool::ANY));
+    }
+    LayersStrategy {
+        layers,
+        _key: PhantomData,
+    }
 }

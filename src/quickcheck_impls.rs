@@ -57,6 +57,7 @@ where
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "quickcheck")))]
 impl<T: Arbitrary, A: Clone> ReadWriteCollection<T, A> {
     /// Generates a collection with this one's settings (maximum length,
     /// [`Mode`](crate::Mode), shrink policy, a clone of its auto-remove
@@ -159,8 +160,16 @@ impl<T: Arbitrary, A: Clone> ReadWriteCollection<T, A> {
 
 /// Generates visible and pending elements, each as a `Vec<T>`, and shrinks
 /// them as the pair `(visible, pending)`. Nothing is committed. A
-/// generated collection has `A::default()` as its policy; a shrunk one a
-/// clone of the policy of the collection being shrunk.
+/// generated collection is unbounded, in
+/// [`Mode::Ordered`](crate::Mode::Ordered), with no shrink policy and
+/// `A::default()` as its policy; use
+/// [`quickcheck_like`](BufferedCollection::quickcheck_like) for other
+/// settings.
+///
+/// Shrinking keeps the settings of the collection being shrunk (maximum
+/// length, mode, shrink policy, a clone of its auto-remove policy), so a
+/// failing bounded queue shrinks to smaller bounded queues; see
+/// [`quickcheck_shrink`](BufferedCollection::quickcheck_shrink).
 ///
 /// # Examples
 ///
@@ -183,32 +192,141 @@ where
     A: AutoRemove<T> + Default + Clone + 'static,
 {
     fn arbitrary(g: &mut Gen) -> Self {
-        buffered(A::default(), Vec::arbitrary(g), Vec::arbitrary(g))
+        let empty = BufferedCollection::with_policy(A::default());
+        fill(empty, Vec::arbitrary(g), Vec::arbitrary(g))
     }
 
     fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
+        self.quickcheck_shrink()
+    }
+}
+
+#[cfg_attr(docsrs, doc(cfg(feature = "quickcheck")))]
+impl<T: Arbitrary, A: AutoRemove<T> + Clone> BufferedCollection<T, A> {
+    /// Generates a queue with this one's settings (maximum length,
+    /// [`Mode`](crate::Mode), shrink policy, a clone of its auto-remove
+    /// policy). The visible and the pending elements are generated as two
+    /// `Vec<T>`s are; when together they are over the maximum length, both
+    /// are cut in proportion, so a full queue still has elements on both
+    /// sides. Nothing is committed. This queue's elements are not used.
+    ///
+    /// [`quickcheck_shrink`](Self::quickcheck_shrink) (and
+    /// [`shrink`](Arbitrary::shrink)) keep the settings too.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use quickcheck::{Arbitrary, Gen, QuickCheck};
+    /// use read_write_collection::{BufferedCollection, Builder, Mode};
+    ///
+    /// #[derive(Clone, Debug)]
+    /// struct Events(BufferedCollection<u8>);
+    ///
+    /// impl Arbitrary for Events {
+    ///     fn arbitrary(g: &mut Gen) -> Self {
+    ///         let template = Builder::new().bounded(8).unordered().build_buffered();
+    ///         Events(template.quickcheck_like(g))
+    ///     }
+    ///     fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
+    ///         Box::new(self.0.quickcheck_shrink().map(Events))
+    ///     }
+    /// }
+    ///
+    /// fn commit_stays_under_the_cap(Events(mut q): Events) -> bool {
+    ///     while q.try_push(0).is_ok() {}
+    ///     q.commit();
+    ///     q.len() == 8 && q.max_len() == Some(8) && q.mode() == Mode::Unordered
+    /// }
+    /// QuickCheck::new().quickcheck(commit_stays_under_the_cap as fn(_) -> bool);
+    /// ```
+    pub fn quickcheck_like(&self, g: &mut Gen) -> Self {
+        let mut visible = Vec::<T>::arbitrary(g);
+        let mut pending = Vec::<T>::arbitrary(g);
+        if let Some(max) = self.max_len() {
+            let total = visible.len() + pending.len();
+            if total > max {
+                // `visible.len() * max < total * total`: no overflow in `u128`.
+                let keep = (visible.len() as u128 * max as u128 / total as u128) as usize;
+                visible.truncate(keep);
+                pending.truncate(max - keep);
+            }
+        }
+        fill(empty_like(self), visible, pending)
+    }
+
+    /// Smaller queues to try after this one failed a property: the pair
+    /// `(visible, pending)` shrinks as a pair of `Vec<T>`s does, and every
+    /// candidate has this queue's settings (maximum length,
+    /// [`Mode`](crate::Mode), shrink policy) and a clone of its policy.
+    /// Nothing is committed. Unlike the `Arbitrary` impl, this needs no
+    /// `A: Default`, so it also shrinks a queue whose policy has no default
+    /// (a closure's type, a `fn` pointer), generated through a wrapper type
+    /// and [`quickcheck_like`](Self::quickcheck_like).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{BufferedCollection, Builder};
+    ///
+    /// type Expiry = fn(&u8) -> bool; // no `Default`
+    /// fn expired(ttl: &u8) -> bool { *ttl == 0 }
+    ///
+    /// let mut q = Builder::new().bounded(4).policy(expired as Expiry).build_buffered();
+    /// q.extend([3, 0]);
+    /// q.commit();
+    /// q.push(7);
+    /// for smaller in q.quickcheck_shrink() {
+    ///     assert_eq!(smaller.max_len(), Some(4));
+    ///     assert!(smaller.len() + smaller.local_pending().len() <= 3);
+    /// }
+    /// let mut smaller = q.quickcheck_shrink().next().unwrap();
+    /// smaller.clear();
+    /// smaller.extend([0, 5]);
+    /// smaller.commit();
+    /// smaller.prune(); // the cloned predicate
+    /// assert_eq!(smaller.as_slice(), [5]);
+    /// ```
+    pub fn quickcheck_shrink(&self) -> Box<dyn Iterator<Item = Self>>
+    where
+        T: 'static,
+        A: 'static,
+    {
+        let template = empty_like(self);
         let parts = (self.to_vec(), self.local_pending().to_vec());
-        let policy = self.policy().clone();
         Box::new(
             parts
                 .shrink()
-                .map(move |(visible, pending)| buffered(policy.clone(), visible, pending)),
+                // A shrunk `Vec` is never longer than the original: the
+                // pair stays within the bound.
+                .map(move |(visible, pending)| fill(empty_like(&template), visible, pending)),
         )
     }
 }
 
-fn buffered<T, A: AutoRemove<T>>(
-    policy: A,
+/// An empty queue with `template`'s settings and a clone of its policy.
+fn empty_like<T, A: AutoRemove<T> + Clone>(
+    template: &BufferedCollection<T, A>,
+) -> BufferedCollection<T, A> {
+    let mut c = BufferedCollection::with_policy(template.policy().clone());
+    c.set_max_len(template.max_len());
+    c.set_mode(template.mode());
+    c.set_shrink_policy(template.shrink_policy());
+    c
+}
+
+/// `empty` holding `visible` (visible) and `pending` (pending); the caller
+/// keeps them within its bound.
+fn fill<T, A>(
+    mut empty: BufferedCollection<T, A>,
     visible: Vec<T>,
     pending: Vec<T>,
 ) -> BufferedCollection<T, A> {
-    let mut c = BufferedCollection::with_policy(policy);
     // A fresh collection has nothing pending and no producer: `commit`
     // moves exactly `visible` into the visible part.
-    c.extend(visible);
-    c.commit();
-    c.extend(pending);
-    c
+    empty.extend(visible);
+    empty.commit();
+    empty.extend(pending);
+    empty
 }
 
 /// Generates exactly [`K::COUNT`](crate::LayerKey::COUNT) layers when the
@@ -216,12 +334,14 @@ fn buffered<T, A: AutoRemove<T>>(
 /// [`layer_keys!`](crate::layer_keys!) enum), one to four otherwise
 /// (`usize` keys). Each layer's elements are generated as a `Vec<T>`, with
 /// `A::default()` as its policy, and each layer is enabled and visible or
-/// not, so properties reach disabled and hidden layers.
+/// not, so properties reach disabled and hidden layers. Use
+/// [`quickcheck_like`](Layers::quickcheck_like) for layers with other
+/// settings.
 ///
 /// Shrinking keeps the number of layers when the key fixes it (and drops
-/// the last layer otherwise), shrinks one layer's elements at a time
-/// (keeping each layer's settings and a clone of its policy), and turns
-/// disabled or hidden layers back on.
+/// the last layer otherwise), then shrinks as
+/// [`quickcheck_shrink`](Layers::quickcheck_shrink) does: every layer
+/// keeps its settings and a clone of its policy.
 ///
 /// # Examples
 ///
@@ -256,13 +376,105 @@ where
     }
 
     fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
-        let original = self.clone();
         // Fewer layers, if the key allows any number.
         let fewer = (K::COUNT.is_none() && self.layer_count() > 1).then(|| {
             let mut fewer = self.clone();
             fewer.slots.pop();
             fewer
         });
+        Box::new(fewer.into_iter().chain(self.quickcheck_shrink()))
+    }
+}
+
+#[cfg_attr(docsrs, doc(cfg(feature = "quickcheck")))]
+impl<T: Arbitrary, K: LayerKey, A: Clone> Layers<T, K, A> {
+    /// Generates layers with these layers' settings: as many layers, each
+    /// generated as its template layer's
+    /// [`quickcheck_like`](ReadWriteCollection::quickcheck_like) generates
+    /// (the same maximum length, [`Mode`](crate::Mode), shrink policy and a
+    /// clone of its auto-remove policy), and enabled and visible or not, as
+    /// the `Arbitrary` impl makes them. These layers' elements and flags
+    /// are not used.
+    ///
+    /// [`quickcheck_shrink`](Self::quickcheck_shrink) keeps the settings
+    /// and the number of layers too.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use quickcheck::{Arbitrary, Gen, QuickCheck};
+    /// use read_write_collection::{layer_keys, Builder, Layers, Mode};
+    ///
+    /// layer_keys!(enum Layer { Ships, Sparks });
+    ///
+    /// #[derive(Clone, Debug)]
+    /// struct World(Layers<u8, Layer>);
+    ///
+    /// impl Arbitrary for World {
+    ///     fn arbitrary(g: &mut Gen) -> Self {
+    ///         let ships = Builder::new().bounded(4).build();
+    ///         let sparks = Builder::new().bounded(16).unordered().build();
+    ///         World(Layers::from_collections([ships, sparks]).quickcheck_like(g))
+    ///     }
+    ///     fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
+    ///         Box::new(self.0.quickcheck_shrink().map(World))
+    ///     }
+    /// }
+    ///
+    /// fn layers_keep_their_caps(World(mut w): World) -> bool {
+    ///     while w.try_push(Layer::Sparks, 0).is_ok() {}
+    ///     w.layer(Layer::Sparks).len() == 16
+    ///         && w.layer(Layer::Sparks).mode() == Mode::Unordered
+    ///         && w.layer(Layer::Ships).len() <= 4
+    /// }
+    /// QuickCheck::new().quickcheck(layers_keep_their_caps as fn(_) -> bool);
+    /// ```
+    pub fn quickcheck_like(&self, g: &mut Gen) -> Self {
+        let slots = self
+            .slots
+            .iter()
+            .map(|slot| Slot {
+                items: slot.items.quickcheck_like(g),
+                enabled: bool::arbitrary(g),
+                visible: bool::arbitrary(g),
+            })
+            .collect();
+        // As many layers as `self`, whose key accepts that number.
+        Layers::from_slots(slots)
+    }
+
+    /// Smaller layers to try after these failed a property: all layers
+    /// switched back on (enabled and visible), then each layer's elements
+    /// shrunk as a `Vec<T>` shrinks, one layer at a time. Every candidate
+    /// has as many layers as these, and every layer keeps its settings
+    /// (maximum length, [`Mode`](crate::Mode), shrink policy) and a clone
+    /// of its policy. Unlike the `Arbitrary` impl, this needs no
+    /// `A: Default` (see [`quickcheck_like`](Self::quickcheck_like) for
+    /// the wrapper type that uses it).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{Builder, Layers};
+    ///
+    /// let mut layers: Layers<u8> = Builder::new().bounded(3).build_layers(2);
+    /// layers.layer_mut(1).extend([9, 200]);
+    /// layers.set_enabled(0, false);
+    /// for smaller in layers.quickcheck_shrink() {
+    ///     assert_eq!(smaller.layer_count(), 2);
+    ///     assert_eq!(smaller.layer(1).max_len(), Some(3));
+    ///     assert!(smaller.layer(1).len() <= 2);
+    /// }
+    /// // The first candidate turns every layer back on.
+    /// assert!(layers.quickcheck_shrink().next().unwrap().is_enabled(0));
+    /// ```
+    pub fn quickcheck_shrink(&self) -> Box<dyn Iterator<Item = Self>>
+    where
+        T: 'static,
+        K: 'static,
+        A: 'static,
+    {
+        let original = self.clone();
         // Every layer switched back on.
         let flags = self
             .slots
@@ -287,6 +499,6 @@ where
                     smaller
                 })
         });
-        Box::new(fewer.into_iter().chain(flags).chain(layers))
+        Box::new(flags.into_iter().chain(layers))
     }
 }
