@@ -17,4 +17,4 @@ export TSAN_OPTIONS="halt_on_error=1"
 CARGO_TARGET_DIR=target/tsan cargo +nightly test -Zbuild-std --target "$target" \
   -p read-write-collection --features std,rayon,async \
   --lib --test buffered --test stress --test async_queue --test queue_wakeups \
-  --test parallel --test par_panic "$@"
+  --test hostile --test parallel --test par_panic "$@"

@@ -107,26 +107,7 @@ fn buffered<T, A: AutoRemove<T> + Default>(
     visible: Vec<T>,
     pending: Vec<T>,
 ) -> BufferedCollection<T, A> {
-    fill(
-        BufferedCollection::with_policy(A::default()),
-        visible,
-        pending,
-    )
-}
-
-/// `empty` holding `visible` (visible) and `pending` (pending); the caller
-/// keeps them within its bound.
-fn fill<T, A>(
-    mut empty: BufferedCollection<T, A>,
-    visible: Vec<T>,
-    pending: Vec<T>,
-) -> BufferedCollection<T, A> {
-    // A fresh collection has nothing pending and no producer: `commit`
-    // moves exactly `visible` into the visible part.
-    empty.extend(visible);
-    empty.commit();
-    empty.extend(pending);
-    empty
+    BufferedCollection::with_policy(A::default()).with_parts(visible, pending)
 }
 
 #[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
@@ -266,19 +247,8 @@ impl<T, A: AutoRemove<T> + Clone> BufferedCollection<T, A> {
         let mut room = self.max_len().unwrap_or(usize::MAX);
         let visible = take_up_to(u, &mut room)?;
         let pending = take_up_to(u, &mut room)?;
-        Ok(fill(empty_like(self), visible, pending))
+        Ok(self.empty_like().with_parts(visible, pending))
     }
-}
-
-/// An empty queue with `template`'s settings and a clone of its policy.
-fn empty_like<T, A: AutoRemove<T> + Clone>(
-    template: &BufferedCollection<T, A>,
-) -> BufferedCollection<T, A> {
-    let mut c = BufferedCollection::with_policy(template.policy().clone());
-    c.set_max_len(template.max_len());
-    c.set_mode(template.mode());
-    c.set_shrink_policy(template.shrink_policy());
-    c
 }
 
 /// Elements generated as `Vec<T>` generates them, stopping after `room`

@@ -250,6 +250,36 @@ impl<T> BufferedCollection<T> {
     }
 }
 
+/// What the generators (`arbitrary`, `quickcheck`, `proptest`) build on.
+#[cfg(any(feature = "arbitrary", feature = "quickcheck", feature = "proptest"))]
+impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
+    /// An empty queue with this one's settings (maximum length, mode,
+    /// shrink policy) and a clone of its policy.
+    pub(crate) fn empty_like(&self) -> Self
+    where
+        A: Clone,
+    {
+        let mut c = BufferedCollection::with_policy(self.policy.clone());
+        c.set_max_len(self.max_len());
+        c.set_mode(self.mode());
+        c.set_shrink_policy(self.shrink_policy());
+        c
+    }
+
+    /// This (new, empty) queue holding `visible` as its visible elements
+    /// and `pending` as its local pending ones; the caller keeps them
+    /// within the bound.
+    pub(crate) fn with_parts(mut self, visible: Vec<T>, pending: Vec<T>) -> Self {
+        debug_assert!(self.is_empty() && self.pending_len() == 0);
+        // Nothing pending and no producer: `commit` moves exactly
+        // `visible` into the visible part.
+        self.extend(visible);
+        self.commit();
+        self.extend(pending);
+        self
+    }
+}
+
 impl<T, A> BufferedCollection<T, A> {
     /// Adds a removal hook; see [`ReadWriteCollection::with_removal_hook`](crate::ReadWriteCollection::with_removal_hook).
     ///

@@ -342,13 +342,7 @@ where
 fn build_buffered<T, A: AutoRemove<T> + Default>(
     (visible, pending): Parts<T>,
 ) -> BufferedCollection<T, A> {
-    let mut c = BufferedCollection::with_policy(A::default());
-    // A fresh collection has nothing pending and no producer: `commit`
-    // moves exactly `visible` into the visible part.
-    c.extend(visible);
-    c.commit();
-    c.extend(pending);
-    c
+    BufferedCollection::with_policy(A::default()).with_parts(visible, pending)
 }
 
 /// One generated layer: its elements, and whether it is *disabled* and
@@ -480,7 +474,7 @@ where
     fn new_tree(&self, runner: &mut TestRunner) -> NewTree<Self> {
         Ok(BufferedValueTree {
             parts: self.parts.new_tree(runner)?,
-            template: empty_buffered_like(&self.template),
+            template: self.template.empty_like(),
         })
     }
 }
@@ -495,14 +489,8 @@ where
     fn current(&self) -> Self::Value {
         let (mut visible, pending) = self.parts.current();
         let pending = visible.split_off(visible.len() - pending.index(visible.len() + 1));
-        let mut c = empty_buffered_like(&self.template);
         // The size range was clamped to the bound, so every element fits.
-        // A fresh collection has nothing pending and no producer: `commit`
-        // moves exactly `visible` into the visible part.
-        c.extend(visible);
-        c.commit();
-        c.extend(pending);
-        c
+        self.template.empty_like().with_parts(visible, pending)
     }
 
     fn simplify(&mut self) -> bool {
@@ -512,17 +500,6 @@ where
     fn complicate(&mut self) -> bool {
         self.parts.complicate()
     }
-}
-
-/// An empty queue with `template`'s settings and a clone of its policy.
-fn empty_buffered_like<T, A: AutoRemove<T> + Clone>(
-    template: &BufferedCollection<T, A>,
-) -> BufferedCollection<T, A> {
-    let mut c = BufferedCollection::with_policy(template.policy().clone());
-    c.set_max_len(template.max_len());
-    c.set_mode(template.mode());
-    c.set_shrink_policy(template.shrink_policy());
-    c
 }
 
 /// Queues with the settings of `template` (maximum length,
@@ -594,7 +571,7 @@ where
     let size = clamp(size.into(), template.max_len());
     BufferedStrategy {
         parts: (vec(element, size), any::<Index>()),
-        template: empty_buffered_like(template),
+        template: template.empty_like(),
     }
 }
 

@@ -193,7 +193,7 @@ where
 {
     fn arbitrary(g: &mut Gen) -> Self {
         let empty = BufferedCollection::with_policy(A::default());
-        fill(empty, Vec::arbitrary(g), Vec::arbitrary(g))
+        empty.with_parts(Vec::arbitrary(g), Vec::arbitrary(g))
     }
 
     fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
@@ -251,7 +251,7 @@ impl<T: Arbitrary, A: AutoRemove<T> + Clone> BufferedCollection<T, A> {
                 pending.truncate(max - keep);
             }
         }
-        fill(empty_like(self), visible, pending)
+        self.empty_like().with_parts(visible, pending)
     }
 
     /// Smaller queues to try after this one failed a property: the pair
@@ -291,42 +291,16 @@ impl<T: Arbitrary, A: AutoRemove<T> + Clone> BufferedCollection<T, A> {
         T: 'static,
         A: 'static,
     {
-        let template = empty_like(self);
+        let template = self.empty_like();
         let parts = (self.to_vec(), self.local_pending().to_vec());
         Box::new(
             parts
                 .shrink()
                 // A shrunk `Vec` is never longer than the original: the
                 // pair stays within the bound.
-                .map(move |(visible, pending)| fill(empty_like(&template), visible, pending)),
+                .map(move |(visible, pending)| template.empty_like().with_parts(visible, pending)),
         )
     }
-}
-
-/// An empty queue with `template`'s settings and a clone of its policy.
-fn empty_like<T, A: AutoRemove<T> + Clone>(
-    template: &BufferedCollection<T, A>,
-) -> BufferedCollection<T, A> {
-    let mut c = BufferedCollection::with_policy(template.policy().clone());
-    c.set_max_len(template.max_len());
-    c.set_mode(template.mode());
-    c.set_shrink_policy(template.shrink_policy());
-    c
-}
-
-/// `empty` holding `visible` (visible) and `pending` (pending); the caller
-/// keeps them within its bound.
-fn fill<T, A>(
-    mut empty: BufferedCollection<T, A>,
-    visible: Vec<T>,
-    pending: Vec<T>,
-) -> BufferedCollection<T, A> {
-    // A fresh collection has nothing pending and no producer: `commit`
-    // moves exactly `visible` into the visible part.
-    empty.extend(visible);
-    empty.commit();
-    empty.extend(pending);
-    empty
 }
 
 /// Generates exactly [`K::COUNT`](crate::LayerKey::COUNT) layers when the

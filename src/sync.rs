@@ -7,9 +7,6 @@ pub(crate) use loom::sync::{Arc, Condvar, Mutex, MutexGuard};
 #[cfg(not(all(test, loom)))]
 pub(crate) use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
-use std::any::Any;
-use std::boxed::Box;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
 /// Drops the payload of a caught panic that will not be resumed (a
@@ -17,7 +14,9 @@ use std::time::Duration;
 /// whose own `Drop` panics is caught once more and that second payload is
 /// leaked: the caller's remaining work (other wake-ups, other hook calls)
 /// is never cut short by it.
-pub(crate) fn discard_panic(payload: Box<dyn Any + Send>) {
+#[cfg(any(feature = "async", feature = "rayon"))]
+pub(crate) fn discard_panic(payload: std::boxed::Box<dyn std::any::Any + Send>) {
+    use std::panic::{catch_unwind, AssertUnwindSafe};
     if let Err(nested) = catch_unwind(AssertUnwindSafe(move || drop(payload))) {
         core::mem::forget(nested);
     }

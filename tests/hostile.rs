@@ -19,7 +19,7 @@ use read_write_collection::BufferedCollection;
 const DEADLINE: Duration = Duration::from_secs(3);
 
 fn settle() {
-    thread::sleep(Duration::from_millis(50));
+    thread::sleep(Duration::from_millis(if cfg!(miri) { 1 } else { 50 }));
 }
 
 /// Silences the messages of the panics these probes provoke on purpose
@@ -396,11 +396,12 @@ fn timeout_then_blocking_wait_is_woken() {
 /// and at no point does the collection hold more than the bound.
 #[test]
 fn push_batch_partial_moves_against_a_draining_owner() {
+    let n: u32 = if cfg!(miri) { 50 } else { 1000 };
     let mut c: BufferedCollection<u32> = BufferedCollection::bounded(3);
     let p = c.producer();
     let (tx, rx) = mpsc::channel();
     thread::spawn(move || {
-        let mut batch: Vec<u32> = (0..1000).collect();
+        let mut batch: Vec<u32> = (0..n).collect();
         let r = p.push_batch(&mut batch);
         let _ = tx.send(r.is_ok());
     });
@@ -413,7 +414,7 @@ fn push_batch_partial_moves_against_a_draining_owner() {
     }
     assert_eq!(rx.recv_timeout(DEADLINE), Ok(true));
     assert!(max_seen <= 3, "bound exceeded: {max_seen}");
-    assert_eq!(got, (0..1000).collect::<Vec<_>>());
+    assert_eq!(got, (0..n).collect::<Vec<_>>());
 }
 
 /// The bound under racing producers, owner pushes, passes with pushes and
@@ -439,7 +440,7 @@ fn bound_holds_under_mixed_load() {
         }));
     }
     quiet();
-    for round in 0..5_000u32 {
+    for round in 0..if cfg!(miri) { 50u32 } else { 5_000 } {
         let max = [8, 12, 16][(round % 3) as usize];
         // Refused (a panic, state unchanged) when the total is above `max`.
         let _ = catch_unwind(AssertUnwindSafe(|| c.set_max_len(Some(max))));
