@@ -1046,12 +1046,20 @@ impl<T, A> ReadWriteCollection<T, A> {
     }
 
     /// Tries to reserve room for at least `additional` more elements, as
-    /// [`Vec::try_reserve`]; a bounded collection never reserves past its
-    /// maximum length (as [`reserve`](Self::reserve)).
+    /// [`Vec::try_reserve`]: `Ok` means the room is there. A bounded
+    /// collection never reserves past its maximum length, so asking for
+    /// more room than the bound leaves is an error (where
+    /// [`reserve`](Self::reserve) reserves what the bound allows).
     ///
     /// # Errors
     ///
-    /// If the capacity would overflow or the allocator fails.
+    /// If the capacity would overflow or the allocator fails, as `Vec`;
+    /// and if the collection is bounded and `additional` is more than
+    /// [`remaining_capacity`](Self::remaining_capacity). Nothing is
+    /// reserved then. The error is the standard library's
+    /// [`TryReserveError`](alloc::collections::TryReserveError), of the
+    /// kind `Vec` reports when the computed capacity exceeds the
+    /// collection's maximum (a capacity overflow).
     ///
     /// # Examples
     ///
@@ -1062,6 +1070,12 @@ impl<T, A> ReadWriteCollection<T, A> {
     /// assert!(c.try_reserve(8).is_ok());
     /// assert!(c.capacity() >= 8);
     /// assert!(c.try_reserve(usize::MAX).is_err());
+    ///
+    /// let mut b: ReadWriteCollection<u64> = ReadWriteCollection::bounded(100);
+    /// assert!(b.try_reserve(10_000).is_err()); // past the bound: no room reserved
+    /// assert_eq!(b.capacity(), 0);
+    /// assert!(b.try_reserve(100).is_ok());
+    /// assert_eq!(b.capacity(), 100);
     /// ```
     pub fn try_reserve(
         &mut self,
@@ -1069,20 +1083,24 @@ impl<T, A> ReadWriteCollection<T, A> {
     ) -> Result<(), alloc::collections::TryReserveError> {
         if self.store.max == usize::MAX {
             self.store.vec.try_reserve(additional)
+        } else if additional > self.store.room() {
+            Err(past_the_bound())
         } else {
-            self.store
-                .vec
-                .try_reserve_exact(additional.min(self.store.room()))
+            self.store.vec.try_reserve_exact(additional)
         }
     }
 
     /// Tries to reserve room for exactly `additional` more elements, as
-    /// [`Vec::try_reserve_exact`]; a bounded collection never reserves
-    /// past its maximum length.
+    /// [`Vec::try_reserve_exact`]: `Ok` means the room is there. A
+    /// bounded collection never reserves past its maximum length.
     ///
     /// # Errors
     ///
-    /// If the capacity would overflow or the allocator fails.
+    /// As [`try_reserve`](Self::try_reserve): if the capacity would
+    /// overflow, the allocator fails, or the collection is bounded and
+    /// `additional` is more than
+    /// [`remaining_capacity`](Self::remaining_capacity) (nothing is
+    /// reserved then).
     ///
     /// # Examples
     ///
@@ -1093,12 +1111,19 @@ impl<T, A> ReadWriteCollection<T, A> {
     /// assert!(c.try_reserve_exact(8).is_ok());
     /// assert!(c.capacity() >= 8);
     /// assert!(c.try_reserve_exact(usize::MAX).is_err());
+    ///
+    /// let mut b: ReadWriteCollection<u64> = ReadWriteCollection::bounded(4);
+    /// assert!(b.try_reserve_exact(5).is_err());
+    /// assert!(b.try_reserve_exact(4).is_ok());
+    /// assert_eq!(b.capacity(), 4);
     /// ```
     pub fn try_reserve_exact(
         &mut self,
         additional: usize,
     ) -> Result<(), alloc::collections::TryReserveError> {
-        let additional = additional.min(self.store.room());
+        if additional > self.store.room() {
+            return Err(past_the_bound());
+        }
         self.store.vec.try_reserve_exact(additional)
     }
 
@@ -1128,6 +1153,19 @@ impl<T, A> ReadWriteCollection<T, A> {
         let spare = self.store.vec.spare_capacity_mut();
         let n = spare.len().min(room);
         &mut spare[..n]
+    }
+}
+
+/// The error of a `try_reserve` past a bounded collection's maximum length:
+/// the capacity-overflow `TryReserveError` (its public API has no
+/// constructor), made by asking a `Vec` for more than `isize::MAX` bytes,
+/// which fails before allocating.
+#[cold]
+#[inline(never)]
+fn past_the_bound() -> alloc::collections::TryReserveError {
+    match Vec::<u8>::new().try_reserve_exact(usize::MAX) {
+        Err(err) => err,
+        Ok(()) => unreachable!("a `Vec<u8>` of `usize::MAX` bytes cannot exist"),
     }
 }
 
