@@ -1607,7 +1607,7 @@ impl<T> ReadWriteCollection<T> {
 /// Removal sinks: passes that hand every removed element to a closure.
 impl<T, A: AutoRemove<T>> ReadWriteCollection<T, A> {
     /// Starts a traversal whose removed elements (auto-removed and
-    /// [removed](crate::SinkEntry::remove) by the loop) go to `sink`, in
+    /// [removed](crate::SinkEntry::remove_to_sink) by the loop) go to `sink`, in
     /// removal order; see [`SinkCursor`](crate::SinkCursor).
     ///
     /// # Examples
@@ -1648,7 +1648,7 @@ impl<T, A: AutoRemove<T>> ReadWriteCollection<T, A> {
     ///     |mut b| {
     ///         *b -= 1;
     ///         if *b == 8 {
-    ///             b.remove(); // hit something
+    ///             b.remove_to_sink(); // hit something
     ///         }
     ///     },
     /// );

@@ -674,7 +674,7 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
 
 /// A [`Cursor`] whose pass hands every element it removes to a sink
 /// closure: the ones the auto-remove predicate removes and the ones removed
-/// with [`SinkEntry::remove`], as owned values, in removal order.
+/// with [`SinkEntry::remove_to_sink`], as owned values, in removal order.
 ///
 /// The sink lives only as long as the pass, so it can borrow the caller's
 /// local state mutably (push loot into another collection, count kills),
@@ -704,7 +704,7 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
 /// while let Some(mut e) = cursor.next() {
 ///     e.hp -= 2; // the first expires: auto-removed into the sink
 ///     if e.gold == 1 {
-///         e.remove(); // explicit: into the sink as well
+///         e.remove_to_sink(); // explicit: into the sink as well
 ///     }
 /// }
 /// drop(cursor);
@@ -720,7 +720,7 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
 /// let mut c: ReadWriteCollection<i32> = (1..=3).collect();
 /// let mut removed = Vec::new();
 /// let mut cursor = c.cursor_with_sink(|v| removed.push(v));
-/// cursor.next().unwrap().remove();
+/// cursor.next().unwrap().remove_to_sink();
 /// assert_eq!(removed, [1]); // error: `removed` is borrowed by the sink
 /// drop(cursor);
 /// ```
@@ -782,7 +782,7 @@ impl<'a, T, S: FnMut(T), A: AutoRemove<T>> SinkCursor<'a, T, S, A> {
     /// let mut cursor = c.cursor_with_sink(|n| gone.push(n));
     /// while let Some(e) = cursor.next() {
     ///     if *e == 1 {
-    ///         e.remove();
+    ///         e.remove_to_sink();
     ///         cursor.push(2); // visited later in this pass
     ///     }
     /// }
@@ -846,7 +846,7 @@ impl<'a, T, S: FnMut(T), A: AutoRemove<T>> SinkCursor<'a, T, S, A> {
     ///
     /// let mut c: ReadWriteCollection<i32> = (0..3).collect();
     /// let mut cursor = c.cursor_with_sink(drop);
-    /// cursor.next().unwrap().remove();
+    /// cursor.next().unwrap().remove_to_sink();
     /// assert_eq!(cursor.len(), 2);
     /// ```
     #[inline]
@@ -912,8 +912,14 @@ where
     }
 }
 
-/// The element a [`SinkCursor`] is on: an [`Entry`] whose
-/// [`remove`](Self::remove) hands the element to the pass's sink.
+/// The element a [`SinkCursor`] is on: an [`Entry`] that can also hand
+/// its element to the pass's sink ([`remove_to_sink`](Self::remove_to_sink)).
+///
+/// Its removals say where the element goes: [`remove_to_sink`](Self::remove_to_sink)
+/// sends it to the sink and returns nothing, [`take`](Self::take) returns
+/// it as [`Entry::remove`] does (the sink does not see it). There is no
+/// `remove` that could mean either: the old name is deprecated and still
+/// sends to the sink.
 ///
 /// # Examples
 ///
@@ -922,7 +928,7 @@ where
 ///
 /// let mut c: ReadWriteCollection<i32> = (1..=4).collect();
 /// let mut odd = Vec::new();
-/// c.traverse_with_sink(|n| odd.push(n), |e| if *e % 2 == 1 { e.remove() });
+/// c.traverse_with_sink(|n| odd.push(n), |e| if *e % 2 == 1 { e.remove_to_sink() });
 /// assert_eq!(odd, [1, 3]);
 /// assert_eq!(c, [2, 4]);
 /// ```
@@ -932,7 +938,8 @@ pub struct SinkEntry<'c, T, S> {
 }
 
 impl<'c, T, S: FnMut(T)> SinkEntry<'c, T, S> {
-    /// Removes the element and hands it to the sink.
+    /// Removes the element and hands it to the sink (where
+    /// [`take`](Self::take) returns it).
     ///
     /// # Examples
     ///
@@ -941,17 +948,41 @@ impl<'c, T, S: FnMut(T)> SinkEntry<'c, T, S> {
     ///
     /// let mut c: ReadWriteCollection<&str> = ["keep", "drop"].into_iter().collect();
     /// let mut removed = Vec::new();
-    /// c.traverse_with_sink(|s| removed.push(s), |e| if *e == "drop" { e.remove() });
+    /// c.traverse_with_sink(|s| removed.push(s), |e| if *e == "drop" { e.remove_to_sink() });
     /// assert_eq!(removed, ["drop"]);
+    /// assert_eq!(c, ["keep"]);
     /// ```
     #[inline]
-    pub fn remove(self) {
+    pub fn remove_to_sink(self) {
         let value = self.entry.remove();
         (self.sink)(value);
     }
 
-    /// Removes the element and returns it, bypassing the sink (for a split:
-    /// the value builds new elements, pushed with the cursor).
+    /// The old name of [`remove_to_sink`](Self::remove_to_sink), which it
+    /// still calls: the element goes to the sink. [`Entry::remove`]
+    /// returns the element instead; here that is [`take`](Self::take).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<u8> = [1].into_iter().collect();
+    /// let mut sunk = Vec::new();
+    /// c.traverse_with_sink(|n| sunk.push(n), |e| e.remove());
+    /// assert_eq!(sunk, [1]); // to the sink, as `remove_to_sink`
+    /// ```
+    #[deprecated(note = "renamed `remove_to_sink` (the element goes to the sink); \
+                `take` returns the element, as `Entry::remove` does")]
+    #[inline]
+    pub fn remove(self) {
+        self.remove_to_sink();
+    }
+
+    /// Removes the element and returns it, bypassing the sink, as
+    /// [`Entry::remove`] does (for a split: the value builds new elements,
+    /// pushed with the cursor).
     ///
     /// # Examples
     ///
