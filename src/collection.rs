@@ -1635,6 +1635,11 @@ impl<T, A: AutoRemove<T>> ReadWriteCollection<T, A> {
     /// calls `f` on every entry, pushed ones included; every removed
     /// element goes to `sink`.
     ///
+    /// `sink` and `f` cannot both borrow one variable mutably; give them
+    /// different fields of a struct, or share a `Cell` or `RefCell` (no
+    /// `Rc` needed): see [`SinkCursor`](crate::SinkCursor), "State the
+    /// body uses too".
+    ///
     /// # Examples
     ///
     /// ```

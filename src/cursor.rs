@@ -682,6 +682,10 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
 /// collection's own removal hook is not called: the sink receives what it
 /// would have received.
 ///
+/// That borrow lasts the whole pass, so the loop body cannot borrow what
+/// the sink borrows mutably (error E0499 or E0502; see "State the body
+/// uses too" below for the ways that work).
+///
 /// Created by [`ReadWriteCollection::cursor_with_sink`](crate::ReadWriteCollection::cursor_with_sink)
 /// and [`BufferedCollection::cursor_with_sink`](crate::BufferedCollection::cursor_with_sink);
 /// the closure form is `traverse_with_sink`. Completes on drop like a
@@ -723,6 +727,75 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
 /// cursor.next().unwrap().remove_to_sink();
 /// assert_eq!(removed, [1]); // error: `removed` is borrowed by the sink
 /// drop(cursor);
+/// ```
+///
+/// # State the body uses too
+///
+/// The sink and the loop body are two closures (or a closure and a loop)
+/// alive for the same pass, so they cannot both borrow one variable
+/// mutably:
+///
+/// ```compile_fail,E0499
+/// use read_write_collection::ReadWriteCollection;
+///
+/// let mut c: ReadWriteCollection<i32> = (1..=3).collect();
+/// let mut score = 0;
+/// c.traverse_with_sink(|_dead| score += 10, |e| {
+///     score += 1; // error[E0499]: `score` is already borrowed by the sink
+///     if *e == 2 {
+///         e.remove_to_sink();
+///     }
+/// });
+/// ```
+///
+/// Two ways work without `Rc`:
+///
+/// * **Different fields.** Closures borrow only the fields they use, so a
+///   sink that writes `frame.loot` and a body that writes `frame.moves`
+///   compile, even with `frame` one struct.
+/// * **The same data.** Put what both write in a `Cell` (for `Copy`
+///   values) or a `RefCell` on the stack: both closures borrow it shared.
+///   The sink runs inside [`SinkEntry::remove_to_sink`] and inside `next`
+///   (the predicate's removals), so a `RefCell` borrow the body still
+///   holds at those calls panics: end it first (a `borrow_mut()` used in
+///   one statement ends with it).
+///
+/// ```
+/// use std::cell::{Cell, RefCell};
+/// use read_write_collection::ReadWriteCollection;
+///
+/// struct Frame { loot: Vec<i32>, moves: u32 }
+///
+/// let mut enemies = ReadWriteCollection::with_auto_remove(|hp: &i32| *hp <= 0);
+/// enemies.extend([1, 5, 2]);
+///
+/// // Different fields of one struct.
+/// let mut frame = Frame { loot: Vec::new(), moves: 0 };
+/// enemies.traverse_with_sink(|dead| frame.loot.push(dead), |mut hp| {
+///     *hp -= 1; // 1 reaches 0: into the sink when the pass moves on
+///     frame.moves += 1;
+/// });
+/// assert_eq!((frame.loot, frame.moves), (vec![0], 3));
+///
+/// // The same counter and the same log, written by both.
+/// let score = Cell::new(0);
+/// let log = RefCell::new(Vec::new());
+/// enemies.traverse_with_sink(
+///     |dead| {
+///         score.set(score.get() + 10);
+///         log.borrow_mut().push(format!("{dead} died"));
+///     },
+///     |e| {
+///         score.set(score.get() + 1);
+///         log.borrow_mut().push(format!("saw {}", *e)); // borrow ends here
+///         if *e == 1 {
+///             e.remove_to_sink(); // the sink borrows `log` again: fine
+///         }
+///     },
+/// );
+/// assert_eq!(score.get(), 12);
+/// assert_eq!(log.into_inner(), ["saw 4", "saw 1", "1 died"]);
+/// assert_eq!(enemies, [4]);
 /// ```
 pub struct SinkCursor<'a, T, S: FnMut(T), A: AutoRemove<T> = NoAutoRemove> {
     cursor: Cursor<'a, T, A>,

@@ -52,6 +52,11 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     /// the key of its layer, as [`traverse`](Self::traverse) does; every
     /// removed element goes to `sink`.
     ///
+    /// `sink` and `f` cannot both borrow one variable mutably; give them
+    /// different fields of a struct, or share a `Cell` or `RefCell` (no
+    /// `Rc` needed): see [`SinkCursor`](crate::SinkCursor), "State the
+    /// body uses too".
+    ///
     /// # Panics
     ///
     /// When it reaches an enabled layer that `K` has no key for (see
