@@ -498,6 +498,16 @@ impl<T, A> ReadWriteCollection<T, A> {
         &mut self.policy
     }
 
+    /// A collection of `vec`'s elements in `vec`'s buffer, with `policy`
+    /// and otherwise the default settings.
+    #[inline]
+    pub(crate) fn from_vec_with_policy(vec: Vec<T>, policy: A) -> Self {
+        ReadWriteCollection {
+            store: Store::new(vec),
+            policy,
+        }
+    }
+
     /// An empty collection with this one's maximum length, mode and shrink
     /// policy, and `policy` as its auto-remove policy: what the generators
     /// and `deserialize_in_place` use to keep a target's settings.

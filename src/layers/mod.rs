@@ -63,7 +63,8 @@ mod sink;
 pub use self::cursor::{LayerEntry, LayersCursor};
 pub use self::key::LayerKey;
 
-use self::key::{check_count, key_at};
+pub(crate) use self::key::check_count;
+use self::key::key_at;
 pub use self::sink::{LayerSinkEntry, LayersSinkCursor};
 
 use alloc::vec::Vec;
