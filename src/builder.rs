@@ -245,7 +245,20 @@ pub trait BuilderHook<T, A> {
     /// The collection's policy.
     type Policy: AutoRemove<T>;
 
-    /// Puts `policy` and this hook together.
+    /// Puts `policy` and this hook together (what `build` does).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::builder::{BuilderHook, NoHook};
+    /// use read_write_collection::{AutoRemove, NoAutoRemove, WithHook};
+    ///
+    /// let bare: NoAutoRemove = BuilderHook::<u8, _>::attach(NoHook, NoAutoRemove);
+    /// assert_eq!(bare, NoAutoRemove);
+    /// let mut hooked: WithHook<fn(&u8) -> bool, fn(u8)> =
+    ///     BuilderHook::<u8, _>::attach(drop as fn(u8), (|n: &u8| *n == 0) as fn(&u8) -> bool);
+    /// assert!(hooked.should_remove(&0));
+    /// ```
     fn attach(self, policy: A) -> Self::Policy;
 }
 

@@ -94,9 +94,8 @@ pub(super) struct Slot<T, A> {
 /// # What `==` covers
 ///
 /// A `Layers`' value is, for each layer in order, its elements and its
-/// enabled and visible flags: what serde writes and `Debug` shows
-/// first. `==` and `Hash` compare that, and so two `Layers` with different
-/// numbers of layers differ. They do not compare the layers' settings (bound,
+/// enabled and visible flags: what serde writes. `==` and `Hash` compare
+/// that, so two `Layers` with different numbers of layers differ. They do not compare the layers' settings (bound,
 /// mode, shrink policy) or their auto-remove policies, as
 /// [`ReadWriteCollection`]'s `==` compares only its elements; `Clone`
 /// copies those too.
@@ -663,6 +662,22 @@ impl<T: Hash, K, A> Hash for Layers<T, K, A> {
     }
 }
 
+/// Iterates as [`Layers::iter`]: every element of every layer with its key.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::Layers;
+///
+/// let mut l: Layers<u8> = Layers::new(2);
+/// l.push(1, 4);
+/// l.push(0, 3);
+/// let mut seen = Vec::new();
+/// for (layer, value) in &l {
+///     seen.push((layer, *value));
+/// }
+/// assert_eq!(seen, [(0, 3), (1, 4)]);
+/// ```
 impl<'a, T, K: LayerKey, A> IntoIterator for &'a Layers<T, K, A> {
     type Item = (K, &'a T);
     type IntoIter = Iter<'a, T, K, A>;
