@@ -5,7 +5,7 @@
 //! | --- | --- | --- |
 //! | `sink` | `explicit_side_vec` | `traverse`, the body removes expired entities with `remove` and pushes their loot into a side `Vec` |
 //! | `sink` | `auto_remove_sink` | `traverse_with_sink` with a `remove_when!` predicate; the sink pushes the loot into the same `Vec` |
-//! | `sink` | `explicit_sink` | `traverse_with_sink`, the body removes with `SinkEntry::remove` |
+//! | `sink` | `explicit_sink` | `traverse_with_sink`, the body removes with `SinkEntry::remove_to_sink` |
 //! | `sink` | `auto_remove_policy` | control: the same predicate in a hand-written `AutoRemove` policy that keeps the loot itself (no sink) |
 //! | `push_to` | `side_vec` | `Layers::traverse` over layer 1; spawns for layer 0 collected in a side `Vec` and appended after the pass |
 //! | `push_to` | `push_to` | the same, spawns pushed into layer 0 with `LayerEntry::push_to` during the pass |
@@ -99,7 +99,7 @@ mod imp {
             |mut e| {
                 update(&mut e);
                 if e.life == 0 {
-                    e.remove();
+                    e.remove_to_sink();
                 }
             },
         );

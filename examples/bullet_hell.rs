@@ -208,7 +208,7 @@ fn main() {
                                     stats.refused_sparks += 1;
                                 }
                             }
-                            e.remove(); // into the sink: loot
+                            e.remove_to_sink(); // into the sink: loot
                         } else if !(0..=ARENA).contains(&e.pos[1]) {
                             e.life = 0; // escaped: expires (the sink sees it, no loot)
                         }

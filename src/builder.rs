@@ -53,12 +53,13 @@
 //! assert_eq!(expired, 1);
 //! ```
 
+use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
 
 use crate::auto_remove::{AutoRemove, NoAutoRemove, WithHook};
 use crate::collection::{Mode, ReadWriteCollection, ShrinkPolicy};
-use crate::layers::{LayerKey, Layers};
+use crate::layers::{check_count, LayerKey, Layers};
 
 /// Defines a zero-sized unit struct that is an [`AutoRemove`] policy with
 /// the given predicate: the nameable, no-cost way to give a collection a
@@ -165,6 +166,14 @@ macro_rules! __remove_when_par {
 /// [`remove_when!`](crate::remove_when!) predicate, `WithHook<P, H>` with a hook. See [the module
 /// docs](self) for the recommended form.
 ///
+/// The builder keeps the predicate (`A`) and the removal hook (`H`,
+/// [`NoHook`] until one is set) apart and puts them together in `build`,
+/// so `.removal_hook(h).policy(p)` builds what `.policy(p).removal_hook(h)`
+/// builds. A later [`policy`](Builder::policy) replaces the predicate and
+/// keeps the hook; a later [`removal_hook`](Builder::removal_hook)
+/// replaces the hook. [`build_from_vec`](Builder::build_from_vec) applies
+/// the configuration to an existing `Vec` without copying it.
+///
 /// # Examples
 ///
 /// ```
@@ -176,13 +185,99 @@ macro_rules! __remove_when_par {
 /// assert_eq!(c.mode(), Mode::Ordered);
 /// ```
 #[must_use = "a builder does nothing until `build` is called"]
-pub struct Builder<T, A = NoAutoRemove> {
+pub struct Builder<T, A = NoAutoRemove, H = NoHook> {
     capacity: usize,
     max: Option<usize>,
     mode: Mode,
     shrink: Option<ShrinkPolicy>,
     policy: A,
+    hook: H,
     _elements: PhantomData<fn() -> T>,
+}
+
+/// The removal hook of a [`Builder`] that has none (its third type
+/// parameter until [`removal_hook`](Builder::removal_hook) sets one).
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::builder::{Builder, NoHook};
+/// use read_write_collection::ReadWriteCollection;
+///
+/// let plain: Builder<u8, _, NoHook> = Builder::new().bounded(4);
+/// let c: ReadWriteCollection<u8> = plain.build(); // no hook: the policy as set
+/// assert_eq!(c.max_len(), Some(4));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct NoHook;
+
+/// How a [`Builder`] puts its predicate and its removal hook together: the
+/// collection's policy is the predicate `A` as it is when no hook was set
+/// ([`NoHook`]), and [`WithHook<A, H>`](WithHook) when a hook `H` was, in
+/// whichever order the two were set.
+///
+/// Implemented by [`NoHook`] and by every `FnMut(T)` closure; there is
+/// nothing to implement yourself.
+///
+/// # Examples
+///
+/// Code that finishes builders generically names the policy through it:
+///
+/// ```
+/// use read_write_collection::builder::BuilderHook;
+/// use read_write_collection::{remove_when, Builder, ReadWriteCollection, WithHook};
+///
+/// remove_when!(struct Zero for u8: |n| *n == 0);
+///
+/// fn capped<H>(b: Builder<u8, Zero, H>) -> ReadWriteCollection<u8, H::Policy>
+/// where
+///     H: BuilderHook<u8, Zero>,
+/// {
+///     b.bounded(8).build()
+/// }
+///
+/// let plain: ReadWriteCollection<u8, Zero> = capped(Builder::new().policy(Zero));
+/// let hooked: ReadWriteCollection<u8, WithHook<Zero, fn(u8)>> =
+///     capped(Builder::new().removal_hook(drop as fn(u8)).policy(Zero));
+/// assert_eq!((plain.max_len(), hooked.max_len()), (Some(8), Some(8)));
+/// ```
+pub trait BuilderHook<T, A> {
+    /// The collection's policy.
+    type Policy: AutoRemove<T>;
+
+    /// Puts `policy` and this hook together (what `build` does).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::builder::{BuilderHook, NoHook};
+    /// use read_write_collection::{AutoRemove, NoAutoRemove, WithHook};
+    ///
+    /// let bare: NoAutoRemove = BuilderHook::<u8, _>::attach(NoHook, NoAutoRemove);
+    /// assert_eq!(bare, NoAutoRemove);
+    /// let mut hooked: WithHook<fn(&u8) -> bool, fn(u8)> =
+    ///     BuilderHook::<u8, _>::attach(drop as fn(u8), (|n: &u8| *n == 0) as fn(&u8) -> bool);
+    /// assert!(hooked.should_remove(&0));
+    /// ```
+    fn attach(self, policy: A) -> Self::Policy;
+}
+
+impl<T, A: AutoRemove<T>> BuilderHook<T, A> for NoHook {
+    type Policy = A;
+
+    #[inline]
+    fn attach(self, policy: A) -> A {
+        policy
+    }
+}
+
+impl<T, A: AutoRemove<T>, H: FnMut(T)> BuilderHook<T, A> for H {
+    type Policy = WithHook<A, H>;
+
+    #[inline]
+    fn attach(self, policy: A) -> WithHook<A, H> {
+        WithHook { policy, hook: self }
+    }
 }
 
 impl<T> Builder<T> {
@@ -205,6 +300,7 @@ impl<T> Builder<T> {
             mode: Mode::Ordered,
             shrink: None,
             policy: NoAutoRemove,
+            hook: NoHook,
             _elements: PhantomData,
         }
     }
@@ -216,7 +312,7 @@ impl<T> Default for Builder<T> {
     }
 }
 
-impl<T, A> Builder<T, A> {
+impl<T, A, H> Builder<T, A, H> {
     /// Room for at least `capacity` elements (at most the bound, if one
     /// is set).
     ///
@@ -295,7 +391,9 @@ impl<T, A> Builder<T, A> {
 
     /// The auto-remove policy: a [`remove_when!`](crate::remove_when!) unit struct (the
     /// recommended, nameable form) or any other [`AutoRemove`] type.
-    /// Replaces any policy (and hook) set before.
+    /// Replaces any policy set before; a [removal hook](Self::removal_hook)
+    /// set before stays (the hook and the policy can be set in either
+    /// order).
     ///
     /// # Examples
     ///
@@ -308,21 +406,30 @@ impl<T, A> Builder<T, A> {
     /// c.extend([-1, 1]);
     /// c.prune();
     /// assert_eq!(c, [1]);
+    ///
+    /// // A hook set first is kept.
+    /// let mut removed = Vec::new();
+    /// let mut c = Builder::new().removal_hook(|n| removed.push(n)).policy(Negative).build();
+    /// c.extend([-1, 1]);
+    /// c.prune();
+    /// drop(c);
+    /// assert_eq!(removed, [-1]);
     /// ```
-    pub fn policy<P: AutoRemove<T>>(self, policy: P) -> Builder<T, P> {
+    pub fn policy<P: AutoRemove<T>>(self, policy: P) -> Builder<T, P, H> {
         Builder {
             capacity: self.capacity,
             max: self.max,
             mode: self.mode,
             shrink: self.shrink,
             policy,
+            hook: self.hook,
             _elements: PhantomData,
         }
     }
 
     /// An auto-remove predicate given as a closure (see
     /// [`ReadWriteCollection::with_auto_remove`]). Replaces any policy
-    /// (and hook) set before.
+    /// set before; a [removal hook](Self::removal_hook) set before stays.
     ///
     /// # Examples
     ///
@@ -334,12 +441,19 @@ impl<T, A> Builder<T, A> {
     /// c.prune();
     /// assert_eq!(c, [1]);
     /// ```
-    pub fn auto_remove<F: FnMut(&T) -> bool>(self, pred: F) -> Builder<T, F> {
+    pub fn auto_remove<F: FnMut(&T) -> bool>(self, pred: F) -> Builder<T, F, H> {
         self.policy(pred)
     }
 
     /// A hook that receives each auto-removed element (see
-    /// [`ReadWriteCollection::with_removal_hook`]).
+    /// [`ReadWriteCollection::with_removal_hook`]). Replaces any hook set
+    /// before; the policy, set before or after it, is kept. The built
+    /// collection's policy is then [`WithHook<P, G>`](WithHook) for the
+    /// policy `P`.
+    ///
+    /// The hook receives what the policy removes, so without a
+    /// [`policy`](Self::policy) or [`auto_remove`](Self::auto_remove)
+    /// predicate it is never called.
     ///
     /// # Examples
     ///
@@ -355,24 +469,30 @@ impl<T, A> Builder<T, A> {
     /// c.extend([0, 1]);
     /// c.prune();
     /// assert_eq!(c, [1]);
+    ///
+    /// // The same collection, the hook set first.
+    /// let c: ReadWriteCollection<u8, WithHook<Zero, fn(u8)>> =
+    ///     Builder::new().removal_hook(recycle as fn(u8)).policy(Zero).build();
+    /// assert!(c.is_empty());
     /// ```
-    pub fn removal_hook<H: FnMut(T)>(self, hook: H) -> Builder<T, WithHook<A, H>> {
+    pub fn removal_hook<G: FnMut(T)>(self, hook: G) -> Builder<T, A, G> {
         Builder {
             capacity: self.capacity,
             max: self.max,
             mode: self.mode,
             shrink: self.shrink,
-            policy: WithHook {
-                policy: self.policy,
-                hook,
-            },
+            policy: self.policy,
+            hook,
             _elements: PhantomData,
         }
     }
 }
 
-impl<T, A: AutoRemove<T>> Builder<T, A> {
-    /// The configured, empty collection.
+impl<T, A: AutoRemove<T>, H: BuilderHook<T, A>> Builder<T, A, H> {
+    /// The configured, empty collection. Its policy is the one set with
+    /// [`policy`](Self::policy) or [`auto_remove`](Self::auto_remove)
+    /// ([`NoAutoRemove`] if none was), in a [`WithHook`] if a
+    /// [`removal_hook`](Self::removal_hook) was set.
     ///
     /// # Panics
     ///
@@ -397,13 +517,60 @@ impl<T, A: AutoRemove<T>> Builder<T, A> {
     /// assert_eq!(c.shrink_policy(), Some(ShrinkPolicy::new(10, 5)));
     /// ```
     #[track_caller]
-    pub fn build(self) -> ReadWriteCollection<T, A> {
-        let mut c = ReadWriteCollection::with_policy(self.policy);
+    pub fn build(self) -> ReadWriteCollection<T, H::Policy> {
+        let mut c = ReadWriteCollection::with_policy(self.hook.attach(self.policy));
         // The bound first, so the reservation never exceeds it.
         c.set_max_len(self.max);
         c.set_mode(self.mode);
         c.set_shrink_policy(self.shrink);
         c.reserve(self.capacity);
+        c
+    }
+
+    /// The configured collection holding the elements of `vec`, in `vec`'s
+    /// own buffer: the way to give an existing `Vec` a bound, a mode or a
+    /// policy without copying it (`From<Vec<T>>` keeps the buffer too, but
+    /// gives the default settings).
+    ///
+    /// The allocation is kept as it is, unless it has room for more than
+    /// the bound (then it is shrunk to the bound, as
+    /// [`set_max_len`](ReadWriteCollection::set_max_len) does) or less
+    /// than the builder's [`capacity`](Self::capacity) (then it grows).
+    ///
+    /// # Panics
+    ///
+    /// If `vec` holds more elements than the bound; if the capacity
+    /// exceeds `isize::MAX` bytes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{remove_when, Builder, Mode};
+    ///
+    /// remove_when!(struct Spent for u32: |ttl| *ttl == 0);
+    ///
+    /// let mut loaded: Vec<u32> = Vec::with_capacity(64);
+    /// loaded.extend([3, 0, 1]);
+    /// let buffer = loaded.as_ptr();
+    ///
+    /// let mut sparks = Builder::new().bounded(64).unordered().policy(Spent).build_from_vec(loaded);
+    /// assert_eq!(sparks.as_ptr(), buffer); // no copy
+    /// assert_eq!((sparks.max_len(), sparks.mode()), (Some(64), Mode::Unordered));
+    /// sparks.prune();
+    /// assert_eq!(sparks, [3, 1]);
+    /// ```
+    #[track_caller]
+    pub fn build_from_vec(self, vec: Vec<T>) -> ReadWriteCollection<T, H::Policy> {
+        if let Some(max) = self.max {
+            if vec.len() > max {
+                too_long(vec.len(), max);
+            }
+        }
+        let mut c = ReadWriteCollection::from_vec_with_policy(vec, self.hook.attach(self.policy));
+        c.set_max_len(self.max);
+        c.set_mode(self.mode);
+        c.set_shrink_policy(self.shrink);
+        c.reserve(self.capacity.saturating_sub(c.len()));
         c
     }
 
@@ -433,8 +600,8 @@ impl<T, A: AutoRemove<T>> Builder<T, A> {
     /// assert_eq!((events.as_slice(), events.mode()), (&[1][..], Mode::Unordered));
     /// ```
     #[track_caller]
-    pub fn build_buffered(self) -> crate::BufferedCollection<T, A> {
-        let mut q = crate::BufferedCollection::with_policy(self.policy);
+    pub fn build_buffered(self) -> crate::BufferedCollection<T, H::Policy> {
+        let mut q = crate::BufferedCollection::with_policy(self.hook.attach(self.policy));
         // The bound first, so the reservation never exceeds it.
         q.set_max_len(self.max);
         q.set_mode(self.mode);
@@ -443,14 +610,16 @@ impl<T, A: AutoRemove<T>> Builder<T, A> {
         q
     }
 
-    /// `count` layers configured alike (each with a clone of the policy),
-    /// enabled and visible. For a [`layer_keys!`](crate::layer_keys!) key,
-    /// `count` is `Key::ALL.len()`.
+    /// `count` layers configured alike (each with a clone of the policy
+    /// and hook), enabled and visible: for `usize` keys. For keys that fix
+    /// the number of layers (a [`layer_keys!`](crate::layer_keys!) enum),
+    /// [`build_keyed_layers`](Self::build_keyed_layers) takes it from the
+    /// key.
     ///
     /// # Panics
     ///
-    /// As [`build`](Self::build), and if `K` fixes another number of
-    /// layers ([`LayerKey::COUNT`]).
+    /// Before building anything, if `K` fixes another number of layers
+    /// ([`LayerKey::COUNT`]); as [`build`](Self::build) for the capacity.
     ///
     /// # Examples
     ///
@@ -465,22 +634,84 @@ impl<T, A: AutoRemove<T>> Builder<T, A> {
     /// world.traverse(|_, _| {});
     /// assert_eq!(world.layer(2), &[5]);
     /// assert_eq!(world.layer(0).max_len(), Some(64));
-    ///
-    /// // With keys that name the layers:
-    /// read_write_collection::layer_keys!(enum Layer { Ships, Sparks });
-    /// let sky: Layers<u32, Layer, Spent> = Builder::new().policy(Spent).build_layers(Layer::ALL.len());
-    /// assert_eq!(sky.layer(Layer::Sparks).len(), 0);
     /// ```
     #[track_caller]
-    pub fn build_layers<K: LayerKey>(self, count: usize) -> Layers<T, K, A>
+    pub fn build_layers<K: LayerKey>(self, count: usize) -> Layers<T, K, H::Policy>
     where
         A: Clone,
+        H: Clone,
     {
+        check_count::<K>(count);
         Layers::from_collections((0..count).map(|_| self.clone().build()))
+    }
+
+    /// One layer per key of `K` ([`LayerKey::COUNT`], set by
+    /// [`layer_keys!`](crate::layer_keys!)), configured alike (each with a
+    /// clone of the policy and hook), enabled and visible: the number
+    /// comes from the key, so it cannot be wrong.
+    ///
+    /// # Panics
+    ///
+    /// If `K` fixes no number of layers (`usize`: use
+    /// [`build_layers`](Self::build_layers) with a count); as
+    /// [`build`](Self::build) for the capacity.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{layer_keys, remove_when, Builder, Layers};
+    ///
+    /// layer_keys!(enum Layer { Ships, Bullets, Sparks });
+    /// remove_when!(struct Spent for u32: |ttl| *ttl == 0);
+    ///
+    /// let mut sky: Layers<u32, Layer, Spent> = Builder::new().bounded(64).policy(Spent).build_keyed_layers();
+    /// assert_eq!(sky.layer_count(), 3);
+    /// assert_eq!(sky.layer(Layer::Sparks).max_len(), Some(64));
+    /// sky.push(Layer::Bullets, 0);
+    /// sky.push(Layer::Bullets, 2);
+    /// sky.traverse(|_, _| {});
+    /// assert_eq!(sky.layer(Layer::Bullets), &[2]);
+    /// ```
+    ///
+    /// Index keys name any number of layers:
+    ///
+    /// ```should_panic
+    /// use read_write_collection::{Builder, Layers};
+    ///
+    /// let _: Layers<u32> = Builder::new().build_keyed_layers(); // panics: how many?
+    /// ```
+    #[track_caller]
+    pub fn build_keyed_layers<K: LayerKey>(self) -> Layers<T, K, H::Policy>
+    where
+        A: Clone,
+        H: Clone,
+    {
+        match K::COUNT {
+            Some(count) => self.build_layers(count),
+            None => no_fixed_count::<K>(),
+        }
     }
 }
 
-impl<T, A: Clone> Clone for Builder<T, A> {
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn too_long(len: usize, max: usize) -> ! {
+    panic!("`build_from_vec`: the `Vec` holds {len} elements, more than the bound {max}")
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn no_fixed_count<K>() -> ! {
+    panic!(
+        "`build_keyed_layers`: the key type `{}` fixes no number of layers \
+         (`LayerKey::COUNT` is `None`); use `build_layers(count)`",
+        core::any::type_name::<K>()
+    )
+}
+
+impl<T, A: Clone, H: Clone> Clone for Builder<T, A, H> {
     fn clone(&self) -> Self {
         Builder {
             capacity: self.capacity,
@@ -488,12 +719,13 @@ impl<T, A: Clone> Clone for Builder<T, A> {
             mode: self.mode,
             shrink: self.shrink,
             policy: self.policy.clone(),
+            hook: self.hook.clone(),
             _elements: PhantomData,
         }
     }
 }
 
-impl<T, A> fmt::Debug for Builder<T, A> {
+impl<T, A, H> fmt::Debug for Builder<T, A, H> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Builder")
             .field("capacity", &self.capacity)

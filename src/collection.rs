@@ -498,6 +498,16 @@ impl<T, A> ReadWriteCollection<T, A> {
         &mut self.policy
     }
 
+    /// A collection of `vec`'s elements in `vec`'s buffer, with `policy`
+    /// and otherwise the default settings.
+    #[inline]
+    pub(crate) fn from_vec_with_policy(vec: Vec<T>, policy: A) -> Self {
+        ReadWriteCollection {
+            store: Store::new(vec),
+            policy,
+        }
+    }
+
     /// An empty collection with this one's maximum length, mode and shrink
     /// policy, and `policy` as its auto-remove policy: what the generators
     /// and `deserialize_in_place` use to keep a target's settings.
@@ -1046,12 +1056,20 @@ impl<T, A> ReadWriteCollection<T, A> {
     }
 
     /// Tries to reserve room for at least `additional` more elements, as
-    /// [`Vec::try_reserve`]; a bounded collection never reserves past its
-    /// maximum length (as [`reserve`](Self::reserve)).
+    /// [`Vec::try_reserve`]: `Ok` means the room is there. A bounded
+    /// collection never reserves past its maximum length, so asking for
+    /// more room than the bound leaves is an error (where
+    /// [`reserve`](Self::reserve) reserves what the bound allows).
     ///
     /// # Errors
     ///
-    /// If the capacity would overflow or the allocator fails.
+    /// If the capacity would overflow or the allocator fails, as `Vec`;
+    /// and if the collection is bounded and `additional` is more than
+    /// [`remaining_capacity`](Self::remaining_capacity). Nothing is
+    /// reserved then. The error is the standard library's
+    /// [`TryReserveError`](alloc::collections::TryReserveError), of the
+    /// kind `Vec` reports when the computed capacity exceeds the
+    /// collection's maximum (a capacity overflow).
     ///
     /// # Examples
     ///
@@ -1062,6 +1080,12 @@ impl<T, A> ReadWriteCollection<T, A> {
     /// assert!(c.try_reserve(8).is_ok());
     /// assert!(c.capacity() >= 8);
     /// assert!(c.try_reserve(usize::MAX).is_err());
+    ///
+    /// let mut b: ReadWriteCollection<u64> = ReadWriteCollection::bounded(100);
+    /// assert!(b.try_reserve(10_000).is_err()); // past the bound: no room reserved
+    /// assert_eq!(b.capacity(), 0);
+    /// assert!(b.try_reserve(100).is_ok());
+    /// assert_eq!(b.capacity(), 100);
     /// ```
     pub fn try_reserve(
         &mut self,
@@ -1069,20 +1093,24 @@ impl<T, A> ReadWriteCollection<T, A> {
     ) -> Result<(), alloc::collections::TryReserveError> {
         if self.store.max == usize::MAX {
             self.store.vec.try_reserve(additional)
+        } else if additional > self.store.room() {
+            Err(past_the_bound())
         } else {
-            self.store
-                .vec
-                .try_reserve_exact(additional.min(self.store.room()))
+            self.store.vec.try_reserve_exact(additional)
         }
     }
 
     /// Tries to reserve room for exactly `additional` more elements, as
-    /// [`Vec::try_reserve_exact`]; a bounded collection never reserves
-    /// past its maximum length.
+    /// [`Vec::try_reserve_exact`]: `Ok` means the room is there. A
+    /// bounded collection never reserves past its maximum length.
     ///
     /// # Errors
     ///
-    /// If the capacity would overflow or the allocator fails.
+    /// As [`try_reserve`](Self::try_reserve): if the capacity would
+    /// overflow, the allocator fails, or the collection is bounded and
+    /// `additional` is more than
+    /// [`remaining_capacity`](Self::remaining_capacity) (nothing is
+    /// reserved then).
     ///
     /// # Examples
     ///
@@ -1093,12 +1121,19 @@ impl<T, A> ReadWriteCollection<T, A> {
     /// assert!(c.try_reserve_exact(8).is_ok());
     /// assert!(c.capacity() >= 8);
     /// assert!(c.try_reserve_exact(usize::MAX).is_err());
+    ///
+    /// let mut b: ReadWriteCollection<u64> = ReadWriteCollection::bounded(4);
+    /// assert!(b.try_reserve_exact(5).is_err());
+    /// assert!(b.try_reserve_exact(4).is_ok());
+    /// assert_eq!(b.capacity(), 4);
     /// ```
     pub fn try_reserve_exact(
         &mut self,
         additional: usize,
     ) -> Result<(), alloc::collections::TryReserveError> {
-        let additional = additional.min(self.store.room());
+        if additional > self.store.room() {
+            return Err(past_the_bound());
+        }
         self.store.vec.try_reserve_exact(additional)
     }
 
@@ -1128,6 +1163,19 @@ impl<T, A> ReadWriteCollection<T, A> {
         let spare = self.store.vec.spare_capacity_mut();
         let n = spare.len().min(room);
         &mut spare[..n]
+    }
+}
+
+/// The error of a `try_reserve` past a bounded collection's maximum length:
+/// the capacity-overflow `TryReserveError` (its public API has no
+/// constructor), made by asking a `Vec` for more than `isize::MAX` bytes,
+/// which fails before allocating.
+#[cold]
+#[inline(never)]
+fn past_the_bound() -> alloc::collections::TryReserveError {
+    match Vec::<u8>::new().try_reserve_exact(usize::MAX) {
+        Err(err) => err,
+        Ok(()) => unreachable!("a `Vec<u8>` of `usize::MAX` bytes cannot exist"),
     }
 }
 
@@ -1569,7 +1617,7 @@ impl<T> ReadWriteCollection<T> {
 /// Removal sinks: passes that hand every removed element to a closure.
 impl<T, A: AutoRemove<T>> ReadWriteCollection<T, A> {
     /// Starts a traversal whose removed elements (auto-removed and
-    /// [removed](crate::SinkEntry::remove) by the loop) go to `sink`, in
+    /// [removed](crate::SinkEntry::remove_to_sink) by the loop) go to `sink`, in
     /// removal order; see [`SinkCursor`](crate::SinkCursor).
     ///
     /// # Examples
@@ -1597,6 +1645,11 @@ impl<T, A: AutoRemove<T>> ReadWriteCollection<T, A> {
     /// calls `f` on every entry, pushed ones included; every removed
     /// element goes to `sink`.
     ///
+    /// `sink` and `f` cannot both borrow one variable mutably; give them
+    /// different fields of a struct, or share a `Cell` or `RefCell` (no
+    /// `Rc` needed): see [`SinkCursor`](crate::SinkCursor), "State the
+    /// body uses too".
+    ///
     /// # Examples
     ///
     /// ```
@@ -1610,7 +1663,7 @@ impl<T, A: AutoRemove<T>> ReadWriteCollection<T, A> {
     ///     |mut b| {
     ///         *b -= 1;
     ///         if *b == 8 {
-    ///             b.remove(); // hit something
+    ///             b.remove_to_sink(); // hit something
     ///         }
     ///     },
     /// );

@@ -674,13 +674,17 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
 
 /// A [`Cursor`] whose pass hands every element it removes to a sink
 /// closure: the ones the auto-remove predicate removes and the ones removed
-/// with [`SinkEntry::remove`], as owned values, in removal order.
+/// with [`SinkEntry::remove_to_sink`], as owned values, in removal order.
 ///
 /// The sink lives only as long as the pass, so it can borrow the caller's
 /// local state mutably (push loot into another collection, count kills),
 /// with no `Rc<RefCell<_>>` and no second pass. While a sink is set, the
 /// collection's own removal hook is not called: the sink receives what it
 /// would have received.
+///
+/// That borrow lasts the whole pass, so the loop body cannot borrow what
+/// the sink borrows mutably (error E0499 or E0502; see "State the body
+/// uses too" below for the ways that work).
 ///
 /// Created by [`ReadWriteCollection::cursor_with_sink`](crate::ReadWriteCollection::cursor_with_sink)
 /// and [`BufferedCollection::cursor_with_sink`](crate::BufferedCollection::cursor_with_sink);
@@ -704,7 +708,7 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
 /// while let Some(mut e) = cursor.next() {
 ///     e.hp -= 2; // the first expires: auto-removed into the sink
 ///     if e.gold == 1 {
-///         e.remove(); // explicit: into the sink as well
+///         e.remove_to_sink(); // explicit: into the sink as well
 ///     }
 /// }
 /// drop(cursor);
@@ -720,9 +724,78 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
 /// let mut c: ReadWriteCollection<i32> = (1..=3).collect();
 /// let mut removed = Vec::new();
 /// let mut cursor = c.cursor_with_sink(|v| removed.push(v));
-/// cursor.next().unwrap().remove();
+/// cursor.next().unwrap().remove_to_sink();
 /// assert_eq!(removed, [1]); // error: `removed` is borrowed by the sink
 /// drop(cursor);
+/// ```
+///
+/// # State the body uses too
+///
+/// The sink and the loop body are two closures (or a closure and a loop)
+/// alive for the same pass, so they cannot both borrow one variable
+/// mutably:
+///
+/// ```compile_fail,E0499
+/// use read_write_collection::ReadWriteCollection;
+///
+/// let mut c: ReadWriteCollection<i32> = (1..=3).collect();
+/// let mut score = 0;
+/// c.traverse_with_sink(|_dead| score += 10, |e| {
+///     score += 1; // error[E0499]: `score` is already borrowed by the sink
+///     if *e == 2 {
+///         e.remove_to_sink();
+///     }
+/// });
+/// ```
+///
+/// Two ways work without `Rc`:
+///
+/// * **Different fields.** Closures borrow only the fields they use, so a
+///   sink that writes `frame.loot` and a body that writes `frame.moves`
+///   compile, even with `frame` one struct.
+/// * **The same data.** Put what both write in a `Cell` (for `Copy`
+///   values) or a `RefCell` on the stack: both closures borrow it shared.
+///   The sink runs inside [`SinkEntry::remove_to_sink`] and inside `next`
+///   (the predicate's removals), so a `RefCell` borrow the body still
+///   holds at those calls panics: end it first (a `borrow_mut()` used in
+///   one statement ends with it).
+///
+/// ```
+/// use std::cell::{Cell, RefCell};
+/// use read_write_collection::ReadWriteCollection;
+///
+/// struct Frame { loot: Vec<i32>, moves: u32 }
+///
+/// let mut enemies = ReadWriteCollection::with_auto_remove(|hp: &i32| *hp <= 0);
+/// enemies.extend([1, 5, 2]);
+///
+/// // Different fields of one struct.
+/// let mut frame = Frame { loot: Vec::new(), moves: 0 };
+/// enemies.traverse_with_sink(|dead| frame.loot.push(dead), |mut hp| {
+///     *hp -= 1; // 1 reaches 0: into the sink when the pass moves on
+///     frame.moves += 1;
+/// });
+/// assert_eq!((frame.loot, frame.moves), (vec![0], 3));
+///
+/// // The same counter and the same log, written by both.
+/// let score = Cell::new(0);
+/// let log = RefCell::new(Vec::new());
+/// enemies.traverse_with_sink(
+///     |dead| {
+///         score.set(score.get() + 10);
+///         log.borrow_mut().push(format!("{dead} died"));
+///     },
+///     |e| {
+///         score.set(score.get() + 1);
+///         log.borrow_mut().push(format!("saw {}", *e)); // borrow ends here
+///         if *e == 1 {
+///             e.remove_to_sink(); // the sink borrows `log` again: fine
+///         }
+///     },
+/// );
+/// assert_eq!(score.get(), 12);
+/// assert_eq!(log.into_inner(), ["saw 4", "saw 1", "1 died"]);
+/// assert_eq!(enemies, [4]);
 /// ```
 pub struct SinkCursor<'a, T, S: FnMut(T), A: AutoRemove<T> = NoAutoRemove> {
     cursor: Cursor<'a, T, A>,
@@ -782,7 +855,7 @@ impl<'a, T, S: FnMut(T), A: AutoRemove<T>> SinkCursor<'a, T, S, A> {
     /// let mut cursor = c.cursor_with_sink(|n| gone.push(n));
     /// while let Some(e) = cursor.next() {
     ///     if *e == 1 {
-    ///         e.remove();
+    ///         e.remove_to_sink();
     ///         cursor.push(2); // visited later in this pass
     ///     }
     /// }
@@ -846,7 +919,7 @@ impl<'a, T, S: FnMut(T), A: AutoRemove<T>> SinkCursor<'a, T, S, A> {
     ///
     /// let mut c: ReadWriteCollection<i32> = (0..3).collect();
     /// let mut cursor = c.cursor_with_sink(drop);
-    /// cursor.next().unwrap().remove();
+    /// cursor.next().unwrap().remove_to_sink();
     /// assert_eq!(cursor.len(), 2);
     /// ```
     #[inline]
@@ -912,8 +985,14 @@ where
     }
 }
 
-/// The element a [`SinkCursor`] is on: an [`Entry`] whose
-/// [`remove`](Self::remove) hands the element to the pass's sink.
+/// The element a [`SinkCursor`] is on: an [`Entry`] that can also hand
+/// its element to the pass's sink ([`remove_to_sink`](Self::remove_to_sink)).
+///
+/// Its removals say where the element goes: [`remove_to_sink`](Self::remove_to_sink)
+/// sends it to the sink and returns nothing, [`take`](Self::take) returns
+/// it as [`Entry::remove`] does (the sink does not see it). There is no
+/// `remove` that could mean either: the old name is deprecated and still
+/// sends to the sink.
 ///
 /// # Examples
 ///
@@ -922,7 +1001,7 @@ where
 ///
 /// let mut c: ReadWriteCollection<i32> = (1..=4).collect();
 /// let mut odd = Vec::new();
-/// c.traverse_with_sink(|n| odd.push(n), |e| if *e % 2 == 1 { e.remove() });
+/// c.traverse_with_sink(|n| odd.push(n), |e| if *e % 2 == 1 { e.remove_to_sink() });
 /// assert_eq!(odd, [1, 3]);
 /// assert_eq!(c, [2, 4]);
 /// ```
@@ -932,7 +1011,8 @@ pub struct SinkEntry<'c, T, S> {
 }
 
 impl<'c, T, S: FnMut(T)> SinkEntry<'c, T, S> {
-    /// Removes the element and hands it to the sink.
+    /// Removes the element and hands it to the sink (where
+    /// [`take`](Self::take) returns it).
     ///
     /// # Examples
     ///
@@ -941,17 +1021,41 @@ impl<'c, T, S: FnMut(T)> SinkEntry<'c, T, S> {
     ///
     /// let mut c: ReadWriteCollection<&str> = ["keep", "drop"].into_iter().collect();
     /// let mut removed = Vec::new();
-    /// c.traverse_with_sink(|s| removed.push(s), |e| if *e == "drop" { e.remove() });
+    /// c.traverse_with_sink(|s| removed.push(s), |e| if *e == "drop" { e.remove_to_sink() });
     /// assert_eq!(removed, ["drop"]);
+    /// assert_eq!(c, ["keep"]);
     /// ```
     #[inline]
-    pub fn remove(self) {
+    pub fn remove_to_sink(self) {
         let value = self.entry.remove();
         (self.sink)(value);
     }
 
-    /// Removes the element and returns it, bypassing the sink (for a split:
-    /// the value builds new elements, pushed with the cursor).
+    /// The old name of [`remove_to_sink`](Self::remove_to_sink), which it
+    /// still calls: the element goes to the sink. [`Entry::remove`]
+    /// returns the element instead; here that is [`take`](Self::take).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<u8> = [1].into_iter().collect();
+    /// let mut sunk = Vec::new();
+    /// c.traverse_with_sink(|n| sunk.push(n), |e| e.remove());
+    /// assert_eq!(sunk, [1]); // to the sink, as `remove_to_sink`
+    /// ```
+    #[deprecated(note = "renamed `remove_to_sink` (the element goes to the sink); \
+                `take` returns the element, as `Entry::remove` does")]
+    #[inline]
+    pub fn remove(self) {
+        self.remove_to_sink();
+    }
+
+    /// Removes the element and returns it, bypassing the sink, as
+    /// [`Entry::remove`] does (for a split: the value builds new elements,
+    /// pushed with the cursor).
     ///
     /// # Examples
     ///

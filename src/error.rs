@@ -20,6 +20,10 @@ use core::fmt;
 /// assert_eq!(err.element(), "smoke");
 /// assert_eq!(particles.as_slice(), ["spark"]);
 /// ```
+///
+/// Its `Debug` shows the value (`CapacityError { element: "smoke" }`) and
+/// needs `T: Debug`, as do `Error` and `unwrap`: for an element type
+/// without `Debug`, [`simplify`](Self::simplify) first.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CapacityError<T = ()> {
     value: T,
@@ -91,7 +95,8 @@ impl<T> CapacityError<T> {
 
     /// Drops the value and keeps only the fact of the error (as
     /// `arrayvec`'s `simplify`), e.g. to return it as `Box<dyn Error>`
-    /// without `T: 'static`.
+    /// without `T: 'static`, or to `unwrap` a push of an element type that
+    /// is not `Debug`.
     ///
     /// # Examples
     ///
@@ -108,9 +113,32 @@ impl<T> CapacityError<T> {
     }
 }
 
-impl<T> fmt::Debug for CapacityError<T> {
+/// Shows the value that did not fit (`CapacityError { element: 3 }`), so
+/// an `unwrap` or a failed test names it.
+///
+/// Needs `T: Debug`, as `Result<(), T>`'s `unwrap` does; for an element
+/// type without `Debug`, [`simplify`](CapacityError::simplify) drops the
+/// value and leaves a `CapacityError<()>`, which is `Debug` and an error.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::{CapacityError, ReadWriteCollection};
+///
+/// let mut full = ReadWriteCollection::bounded(0);
+/// let err = full.try_push("smoke").unwrap_err();
+/// assert_eq!(format!("{err:?}"), r#"CapacityError { element: "smoke" }"#);
+///
+/// struct Opaque; // no `Debug`
+/// let mut opaque = ReadWriteCollection::bounded(0);
+/// let err: CapacityError = opaque.try_push(Opaque).unwrap_err().simplify();
+/// assert_eq!(format!("{err:?}"), "CapacityError { element: () }");
+/// ```
+impl<T: fmt::Debug> fmt::Debug for CapacityError<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("CapacityError { .. }")
+        f.debug_struct("CapacityError")
+            .field("element", &self.value)
+            .finish()
     }
 }
 
@@ -120,7 +148,9 @@ impl<T> fmt::Display for CapacityError<T> {
     }
 }
 
-impl<T> core::error::Error for CapacityError<T> {}
+/// An error for every `T: Debug` (`Debug` is `Error`'s supertrait); see
+/// [`simplify`](CapacityError::simplify) for other element types.
+impl<T: fmt::Debug> core::error::Error for CapacityError<T> {}
 
 /// The error of a non-blocking push through a producer
 /// ([`Producer::try_push`](crate::Producer::try_push)): the value comes

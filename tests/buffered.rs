@@ -1299,7 +1299,7 @@ fn a_panicking_pass_frees_room_like_a_completed_one() {
             assert!(unwound.is_err());
         } else {
             let mut sunk = Vec::new();
-            c.traverse_with_sink(|n| sunk.push(n), |e| e.remove());
+            c.traverse_with_sink(|n| sunk.push(n), |e| e.remove_to_sink());
             assert_eq!(sunk, [0]);
         }
         assert!(c.is_empty());

@@ -39,7 +39,7 @@ fn pass_handles_format_for_debugging() {
     );
     let entry = cursor.next().unwrap();
     assert_eq!(format!("{entry:?}"), "SinkEntry(2)");
-    entry.remove();
+    entry.remove_to_sink();
     assert_eq!(
         format!("{cursor:?}"),
         "SinkCursor { remaining: 1, len: 1, .. }"

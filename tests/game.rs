@@ -51,7 +51,7 @@ fn sink_gets_auto_and_explicit_removals_in_removal_order() {
                 e.push(t.elem(6).flagged());
                 e.push(t.elem(7));
             }
-            4 => e.remove(),
+            4 => e.remove_to_sink(),
             5 => {
                 e.flag = true;
                 break;
@@ -69,7 +69,7 @@ fn sink_gets_auto_and_explicit_removals_in_removal_order() {
         |e| sunk.push(e.val),
         |e| {
             if e.val == 7 {
-                e.remove()
+                e.remove_to_sink()
             }
         },
     );
@@ -133,7 +133,7 @@ fn sink_take_and_into_entry_bypass_the_sink() {
         } else if *e == 3 {
             taken.push(e.into_entry().remove());
         } else {
-            e.remove();
+            e.remove_to_sink();
         }
     }
     drop(cursor);
@@ -152,7 +152,7 @@ fn sink_in_unordered_mode_gets_every_removal_once() {
         |e| sunk.push(e.val),
         |e| {
             if e.val % 2 == 0 {
-                e.remove()
+                e.remove_to_sink()
             }
         },
     );
@@ -195,7 +195,7 @@ fn sink_pass_respects_the_bound() {
     while let Some(mut e) = cursor.next() {
         if *e == 1 {
             refused.push(e.try_push(3).unwrap_err().into_inner());
-            e.remove(); // into the sink; makes room
+            e.remove_to_sink(); // into the sink; makes room
             assert!(cursor.try_push(4).is_ok());
             refused.push(cursor.try_push(5).unwrap_err().into_inner());
         }
@@ -222,7 +222,7 @@ fn buffered_sink_gets_removals_and_pushes_stay_pending() {
         let v = e.val;
         e.push(t.elem(v * 10));
         if v == 2 {
-            e.remove();
+            e.remove_to_sink();
         } else {
             e.flag = true;
         }
@@ -233,7 +233,7 @@ fn buffered_sink_gets_removals_and_pushes_stay_pending() {
     assert_eq!(vals(q.local_pending()), [20, 30]);
     q.commit();
     let mut handled = Vec::new();
-    q.traverse_with_sink(|e| handled.push(e.val), |e| e.remove());
+    q.traverse_with_sink(|e| handled.push(e.val), |e| e.remove_to_sink());
     assert_eq!(handled, [20, 30]);
     drop(q);
     t.assert_all_dropped_once();
@@ -264,7 +264,7 @@ fn panic_in_the_sink_at_every_removal_keeps_or_drops_each_element_once() {
             let mut got = Vec::new();
             let result = catch_unwind(AssertUnwindSafe(|| {
                 let body = |mut e: read_write_collection::SinkEntry<'_, Elem, _>| match e.val {
-                    1 => e.remove(),
+                    1 => e.remove_to_sink(),
                     2 => e.flag = true,
                     3 => e.push(t.elem(5).flagged()),
                     _ => {}
@@ -275,7 +275,7 @@ fn panic_in_the_sink_at_every_removal_keeps_or_drops_each_element_once() {
                     let mut cursor = c.cursor_with_sink(panicking_sink(k, &mut got));
                     while let Some(mut e) = cursor.next() {
                         match e.val {
-                            1 => e.remove(),
+                            1 => e.remove_to_sink(),
                             2 => e.flag = true,
                             3 => e.push(t.elem(5).flagged()),
                             4 => {
@@ -419,7 +419,7 @@ fn layers_sink_gets_removals_from_every_layer_in_order_with_cross_layer_pushes()
             match e.val {
                 2 => {
                     e.push_to(2, t.elem(21)); // later layer: visited
-                    e.remove(); // into the sink
+                    e.remove_to_sink(); // into the sink
                 }
                 3 => e.flag = true, // expires: sink when the cursor moves on
                 10 => {
@@ -479,13 +479,13 @@ fn panic_in_the_layers_sink_keeps_or_drops_each_element_once() {
                 2 => {
                     e.push_to(2, t.elem(21));
                     e.push_to(0, t.elem(3)); // current layer
-                    e.remove();
+                    e.remove_to_sink();
                 }
                 10 => {
                     e.push_to(0, t.elem(4)); // earlier layer
                     e.flag = true;
                 }
-                21 => e.remove(),
+                21 => e.remove_to_sink(),
                 _ => {}
             })
         }));
@@ -719,7 +719,7 @@ fn sink_model(start: Vec<bool>, ops: Vec<Op>, unordered: bool) {
                 Op::Keep => {}
                 Op::Remove => {
                     removed_by_model.push(e.id());
-                    e.remove();
+                    e.remove_to_sink();
                 }
                 Op::Expire => {
                     e.flag = true;

@@ -108,7 +108,7 @@ fn traverse_iter_visible_and_layer_hand_back_keys() {
     let mut cursor = world.cursor_with_sink(|v| sunk.push(v));
     let (layer, e) = cursor.next_with_layer().unwrap();
     assert_eq!((layer, e.layer()), (Layer::Background, Layer::Background));
-    e.remove();
+    e.remove_to_sink();
     assert_eq!(cursor.layer(), Some(Layer::Background));
     drop(cursor);
     let mut seen = Vec::new();

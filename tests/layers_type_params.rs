@@ -45,7 +45,7 @@ fn drain_with_sink<S: FnMut(u32)>(cursor: &mut LayersSinkCursor<'_, u32, Layer, 
 }
 
 fn sink_entry<S: FnMut(u32)>(e: LayerSinkEntry<'_, u32, Layer, S>) {
-    e.remove();
+    e.remove_to_sink();
 }
 
 fn entry_value(e: &LayerEntry<'_, u32, Layer>) -> u32 {

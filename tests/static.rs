@@ -114,6 +114,49 @@ mod later {
     assert_impl_all!(Builder<i32>: Send, Sync, Clone, Default);
 }
 
+// Layers are a collection like the others; `Builder` keeps its hook in a
+// parameter of its own; `CapacityError` shows its value.
+mod seams {
+    use super::*;
+    use read_write_collection::builder::{BuilderHook, NoHook};
+    use read_write_collection::layers::{Iter, IterVisible};
+    use read_write_collection::{Builder, Layers, WithHook};
+    use std::fmt::{Debug, Display};
+    use std::hash::Hash;
+    use std::iter::FusedIterator;
+
+    assert_impl_all!(Layers<i32>: Clone, Default, Debug, PartialEq, Eq, Hash, Send, Sync);
+    assert_impl_all!(Layers<i32, usize, NoAutoRemove>: PartialEq<Layers<i32, usize, fn(&i32) -> bool>>);
+    assert_not_impl_any!(Layers<f32>: Eq, Hash);
+    assert_impl_all!(&'static Layers<i32>: IntoIterator<Item = (usize, &'static i32)>);
+    assert_impl_all!(Iter<'static, i32, usize>: Iterator<Item = (usize, &'static i32)>, ExactSizeIterator, DoubleEndedIterator, FusedIterator, Clone, Debug, Send, Sync);
+    assert_impl_all!(IterVisible<'static, i32, usize>: Iterator<Item = (usize, &'static i32)>, ExactSizeIterator, DoubleEndedIterator, FusedIterator, Clone, Debug, Send, Sync);
+    assert_not_impl_any!(Iter<'static, Cell<i32>, usize>: Send, Sync);
+
+    assert_impl_all!(NoHook: Copy, Default, Debug, Eq, Hash, Send, Sync);
+    assert_impl_all!(Builder<i32, NoAutoRemove, NoHook>: Send, Sync, Clone, Default, Debug);
+    assert_impl_all!(NoHook: BuilderHook<i32, NoAutoRemove>);
+    type HookFn = fn(i32);
+    assert_impl_all!(HookFn: BuilderHook<i32, NoAutoRemove>);
+    const_assert!(size_of::<Builder<u64>>() == size_of::<Builder<u64, NoAutoRemove, NoHook>>());
+    #[allow(dead_code)]
+    fn hook_policy_is_with_hook(
+        p: <HookFn as BuilderHook<i32, NoAutoRemove>>::Policy,
+    ) -> WithHook<NoAutoRemove, HookFn> {
+        p
+    }
+
+    /// An element type without `Debug`: its `CapacityError` is not `Debug`
+    /// (the value cannot be shown) and so not an `Error`;
+    /// `simplify()` gives a `CapacityError<()>`, which is both.
+    #[allow(dead_code)]
+    struct Opaque;
+    assert_impl_all!(CapacityError<i32>: Debug, Display, std::error::Error);
+    assert_impl_all!(CapacityError<Opaque>: Display, Send, Sync);
+    assert_not_impl_any!(CapacityError<Opaque>: Debug, std::error::Error);
+    assert_impl_all!(CapacityError: Debug, std::error::Error, Copy);
+}
+
 // The parallel entry lends one element of a worker's chunk: it must stay on
 // that worker.
 #[cfg(feature = "rayon")]

@@ -235,8 +235,10 @@ fn growing_methods_never_pass_the_bound() {
     panics_unchanged(&mut c, |c| c.push(9));
     c.reserve(100);
     c.reserve_exact(100);
-    c.try_reserve(100).unwrap();
-    c.try_reserve_exact(100).unwrap();
+    assert!(c.try_reserve(100).is_err());
+    assert!(c.try_reserve_exact(100).is_err());
+    c.try_reserve(0).unwrap();
+    c.try_reserve_exact(0).unwrap();
     assert_eq!(c.capacity(), 4);
     assert!(c.spare_capacity_mut().is_empty());
 

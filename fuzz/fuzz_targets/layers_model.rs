@@ -492,7 +492,7 @@ impl<S: FnMut(Elem)> EntryOps for LayerSinkEntry<'_, Elem, usize, S> {
         LayerSinkEntry::try_push_to(self, k, v)
     }
     fn remove(self) -> Option<Elem> {
-        LayerSinkEntry::remove(self);
+        LayerSinkEntry::remove_to_sink(self);
         None
     }
     fn take(self) -> Elem {
@@ -538,7 +538,7 @@ impl<S: FnMut(Elem)> EntryOps for SingleEntry<'_, S> {
         self.entry.try_push(v)
     }
     fn remove(self) -> Option<Elem> {
-        self.entry.remove();
+        self.entry.remove_to_sink();
         None
     }
     fn take(self) -> Elem {

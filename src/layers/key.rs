@@ -96,7 +96,7 @@ fn no_key(index: usize) -> ! {
 /// If the key type fixes another number of layers.
 #[inline]
 #[track_caller]
-pub(super) fn check_count<K: LayerKey>(count: usize) {
+pub(crate) fn check_count<K: LayerKey>(count: usize) {
     if let Some(fixed) = K::COUNT {
         if count != fixed {
             wrong_count(count, fixed);

@@ -3,7 +3,8 @@
 //!
 //! Each layer is a [`ReadWriteCollection`] with an *enabled* flag (does the
 //! update cursor walk it?) and a *visible* flag (does
-//! [`Layers::iter_visible`] include it, for draw passes?). Layers are
+//! [`Layers::iter_visible`] include it, for draw passes?);
+//! [`Layers::iter`] reads every layer, whatever its flags. Layers are
 //! addressed by index (`usize`), or by an enum of keys defined with
 //! [`layer_keys!`](crate::layer_keys!): `Layers<T, Layer>` then has exactly
 //! one layer per variant, and [`Default`] builds them.
@@ -62,12 +63,16 @@ mod sink;
 pub use self::cursor::{LayerEntry, LayersCursor};
 pub use self::key::LayerKey;
 
-use self::key::{check_count, key_at};
+pub(crate) use self::key::check_count;
+use self::key::key_at;
 pub use self::sink::{LayerSinkEntry, LayersSinkCursor};
 
 use alloc::vec::Vec;
 use core::fmt;
+use core::hash::{Hash, Hasher};
+use core::iter::{Enumerate, FusedIterator};
 use core::marker::PhantomData;
+use core::slice;
 
 use crate::auto_remove::NoAutoRemove;
 use crate::collection::ReadWriteCollection;
@@ -85,6 +90,27 @@ pub(super) struct Slot<T, A> {
 ///
 /// `K` is the key type (`usize` by default), `A` the auto-remove policy
 /// every layer shares the type of.
+///
+/// # What `==` covers
+///
+/// A `Layers`' value is, for each layer in order, its elements and its
+/// enabled and visible flags: what serde writes. `==` and `Hash` compare
+/// that, so two `Layers` with different numbers of layers differ. They do not compare the layers' settings (bound,
+/// mode, shrink policy) or their auto-remove policies, as
+/// [`ReadWriteCollection`]'s `==` compares only its elements; `Clone`
+/// copies those too.
+///
+/// ```
+/// use read_write_collection::{Layers, ReadWriteCollection};
+///
+/// let mut a: Layers<u8> = Layers::new(2);
+/// let mut b: Layers<u8> = Layers::from_collections([ReadWriteCollection::bounded(4), ReadWriteCollection::new()]);
+/// a.push(1, 7);
+/// b.push(1, 7);
+/// assert_eq!(a, b); // the bound is a setting, not part of the value
+/// b.set_visible(0, false);
+/// assert_ne!(a, b); // a flag is
+/// ```
 pub struct Layers<T, K = usize, A = NoAutoRemove> {
     pub(super) slots: Vec<Slot<T, A>>,
     _key: PhantomData<fn(K)>,
@@ -435,13 +461,58 @@ impl<T, K: LayerKey, A> Layers<T, K, A> {
         self.slot_mut(key).visible = visible;
     }
 
-    /// Every element of the visible layers with its layer's key, in layer
-    /// order then element order: a draw pass.
+    /// Every element of every layer with its layer's key, in layer order
+    /// then element order, whatever the layers' enabled and visible flags
+    /// (as `Vec::iter` for one collection; [`iter_visible`](Self::iter_visible)
+    /// skips hidden layers). `&layers` iterates the same way.
+    ///
+    /// The iterator knows its length and runs from both ends.
     ///
     /// # Panics
     ///
-    /// When it reaches a visible layer that `K` has no key for (see
+    /// When it reaches an element of a layer that `K` has no key for (see
     /// [`LayerKey::from_index`]; never for `usize` or
+    /// [`layer_keys!`](crate::layer_keys!) keys).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{layer_keys, Layers};
+    ///
+    /// layer_keys!(enum Layer { Ships, Bullets, Hud });
+    ///
+    /// let mut l: Layers<char, Layer> = Layers::default();
+    /// l.push(Layer::Bullets, 'b');
+    /// l.push(Layer::Ships, 's');
+    /// l.push(Layer::Hud, 'h');
+    /// l.set_enabled(Layer::Ships, false);
+    /// l.set_visible(Layer::Hud, false);
+    /// let all: Vec<(Layer, char)> = l.iter().map(|(k, c)| (k, *c)).collect();
+    /// assert_eq!(all, [(Layer::Ships, 's'), (Layer::Bullets, 'b'), (Layer::Hud, 'h')]);
+    /// assert_eq!(l.iter().len(), l.len());
+    /// assert_eq!(l.iter().next_back(), Some((Layer::Hud, &'h')));
+    ///
+    /// // With `usize` keys, the key is the index.
+    /// let mut by_index: Layers<char> = Layers::new(2);
+    /// by_index.push(1, 'z');
+    /// assert_eq!(by_index.iter().collect::<Vec<_>>(), [(1, &'z')]);
+    /// ```
+    pub fn iter(&self) -> Iter<'_, T, K, A> {
+        Iter {
+            inner: Flat::new(&self.slots, false),
+        }
+    }
+
+    /// Every element of the visible layers with its layer's key, in layer
+    /// order then element order: a draw pass. Enabled flags do not matter
+    /// here; [`iter`](Self::iter) includes hidden layers too.
+    ///
+    /// The iterator knows its length and runs from both ends.
+    ///
+    /// # Panics
+    ///
+    /// When it reaches an element of a visible layer that `K` has no key
+    /// for (see [`LayerKey::from_index`]; never for `usize` or
     /// [`layer_keys!`](crate::layer_keys!) keys).
     ///
     /// # Examples
@@ -458,21 +529,18 @@ impl<T, K: LayerKey, A> Layers<T, K, A> {
     /// l.set_visible(Draw::Hud, false);
     /// let drawn: Vec<(Draw, char)> = l.iter_visible().map(|(k, c)| (k, *c)).collect();
     /// assert_eq!(drawn, [(Draw::Ground, 'a'), (Draw::Sprites, 'b')]);
+    /// assert_eq!(l.iter_visible().len(), 2);
+    /// assert_eq!(l.iter_visible().rev().next(), Some((Draw::Sprites, &'b')));
     ///
     /// // With `usize` keys, the key is the index.
     /// let mut by_index: Layers<char> = Layers::new(2);
     /// by_index.push(1, 'z');
     /// assert_eq!(by_index.iter_visible().collect::<Vec<_>>(), [(1, &'z')]);
     /// ```
-    pub fn iter_visible(&self) -> impl Iterator<Item = (K, &T)> + '_ {
-        self.slots
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.visible)
-            .flat_map(|(i, s)| {
-                let key = key_at::<K>(i);
-                s.items.iter().map(move |v| (key, v))
-            })
+    pub fn iter_visible(&self) -> IterVisible<'_, T, K, A> {
+        IterVisible {
+            inner: Flat::new(&self.slots, true),
+        }
     }
 
     /// Empties every layer (flags unchanged).
@@ -535,6 +603,92 @@ impl<T: Clone, K, A: Clone> Clone for Layers<T, K, A> {
     }
 }
 
+/// Equal when both have as many layers and each pair of layers has equal
+/// elements and the same enabled and visible flags; see "What `==`
+/// covers" on [`Layers`]. The policies may differ in type.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::Layers;
+///
+/// let mut a: Layers<u8> = Layers::new(2);
+/// a.push(0, 1);
+/// let mut b = a.clone();
+/// assert_eq!(a, b);
+/// b.set_enabled(1, false);
+/// assert_ne!(a, b);
+/// assert_ne!(a, Layers::new(3));
+/// ```
+impl<T, U, K, A, B> PartialEq<Layers<U, K, B>> for Layers<T, K, A>
+where
+    T: PartialEq<U>,
+{
+    fn eq(&self, other: &Layers<U, K, B>) -> bool {
+        self.slots.len() == other.slots.len()
+            && self.slots.iter().zip(&other.slots).all(|(a, b)| {
+                a.enabled == b.enabled && a.visible == b.visible && a.items == b.items
+            })
+    }
+}
+
+impl<T: Eq, K, A> Eq for Layers<T, K, A> {}
+
+/// Hashes the number of layers, then each layer's flags and elements, in
+/// order (consistent with `Eq`).
+///
+/// # Examples
+///
+/// ```
+/// use std::collections::HashSet;
+/// use read_write_collection::Layers;
+///
+/// let mut a: Layers<u8> = Layers::new(2);
+/// a.push(1, 9);
+/// let mut seen = HashSet::new();
+/// seen.insert(a.clone());
+/// assert!(seen.contains(&a));
+/// a.set_visible(1, false);
+/// assert!(!seen.contains(&a));
+/// ```
+impl<T: Hash, K, A> Hash for Layers<T, K, A> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_usize(self.slots.len());
+        for slot in &self.slots {
+            slot.enabled.hash(state);
+            slot.visible.hash(state);
+            slot.items.hash(state);
+        }
+    }
+}
+
+/// Iterates as [`Layers::iter`]: every element of every layer with its key.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::Layers;
+///
+/// let mut l: Layers<u8> = Layers::new(2);
+/// l.push(1, 4);
+/// l.push(0, 3);
+/// let mut seen = Vec::new();
+/// for (layer, value) in &l {
+///     seen.push((layer, *value));
+/// }
+/// assert_eq!(seen, [(0, 3), (1, 4)]);
+/// ```
+impl<'a, T, K: LayerKey, A> IntoIterator for &'a Layers<T, K, A> {
+    type Item = (K, &'a T);
+    type IntoIter = Iter<'a, T, K, A>;
+
+    /// [`Layers::iter`].
+    #[inline]
+    fn into_iter(self) -> Iter<'a, T, K, A> {
+        self.iter()
+    }
+}
+
 impl<T: fmt::Debug, K, A> fmt::Debug for Layers<T, K, A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut list = f.debug_list();
@@ -561,4 +715,195 @@ impl<T: fmt::Debug, A> fmt::Debug for LayerDebug<'_, T, A> {
 #[track_caller]
 pub(super) fn out_of_range(index: usize, count: usize) -> ! {
     panic!("layer index {index} out of range for {count} layers")
+}
+
+/// What [`Iter`] and [`IterVisible`] share: the layers not entered yet, the
+/// one being walked from each end, and the number of elements left.
+struct Flat<'a, T, K, A> {
+    layers: Enumerate<slice::Iter<'a, Slot<T, A>>>,
+    front: Option<(K, slice::Iter<'a, T>)>,
+    back: Option<(K, slice::Iter<'a, T>)>,
+    len: usize,
+    visible_only: bool,
+}
+
+impl<'a, T, K: LayerKey, A> Flat<'a, T, K, A> {
+    fn new(slots: &'a [Slot<T, A>], visible_only: bool) -> Self {
+        let len = slots
+            .iter()
+            .filter(|s| s.visible || !visible_only)
+            .map(|s| s.items.len())
+            .sum();
+        Flat {
+            layers: slots.iter().enumerate(),
+            front: None,
+            back: None,
+            len,
+            visible_only,
+        }
+    }
+
+    #[track_caller]
+    fn next(&mut self) -> Option<(K, &'a T)> {
+        loop {
+            if let Some((key, items)) = &mut self.front {
+                if let Some(value) = items.next() {
+                    self.len -= 1;
+                    return Some((*key, value));
+                }
+                self.front = None;
+            }
+            let visible_only = self.visible_only;
+            let entered = self.layers.find(|(_, s)| enters(s, visible_only));
+            match entered {
+                Some((i, slot)) => self.front = Some((key_at::<K>(i), slot.items.iter())),
+                None => {
+                    // Only the layer walked from the back is left.
+                    let (key, items) = self.back.as_mut()?;
+                    let value = items.next()?;
+                    self.len -= 1;
+                    return Some((*key, value));
+                }
+            }
+        }
+    }
+
+    #[track_caller]
+    fn next_back(&mut self) -> Option<(K, &'a T)> {
+        loop {
+            if let Some((key, items)) = &mut self.back {
+                if let Some(value) = items.next_back() {
+                    self.len -= 1;
+                    return Some((*key, value));
+                }
+                self.back = None;
+            }
+            let visible_only = self.visible_only;
+            let entered = self.layers.rfind(|(_, s)| enters(s, visible_only));
+            match entered {
+                Some((i, slot)) => self.back = Some((key_at::<K>(i), slot.items.iter())),
+                None => {
+                    let (key, items) = self.front.as_mut()?;
+                    let value = items.next_back()?;
+                    self.len -= 1;
+                    return Some((*key, value));
+                }
+            }
+        }
+    }
+}
+
+/// Whether an iteration enters layer `slot`: empty layers are skipped, so
+/// they need no key.
+fn enters<T, A>(slot: &Slot<T, A>, visible_only: bool) -> bool {
+    (slot.visible || !visible_only) && !slot.items.is_empty()
+}
+
+impl<T, K: Copy, A> Clone for Flat<'_, T, K, A> {
+    fn clone(&self) -> Self {
+        Flat {
+            layers: self.layers.clone(),
+            front: self.front.clone(),
+            back: self.back.clone(),
+            len: self.len,
+            visible_only: self.visible_only,
+        }
+    }
+}
+
+macro_rules! layers_iter {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        pub struct $name<'a, T, K, A = NoAutoRemove> {
+            inner: Flat<'a, T, K, A>,
+        }
+
+        impl<'a, T, K: LayerKey, A> Iterator for $name<'a, T, K, A> {
+            type Item = (K, &'a T);
+
+            #[inline]
+            #[track_caller]
+            fn next(&mut self) -> Option<(K, &'a T)> {
+                self.inner.next()
+            }
+
+            #[inline]
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                (self.inner.len, Some(self.inner.len))
+            }
+        }
+
+        impl<T, K: LayerKey, A> DoubleEndedIterator for $name<'_, T, K, A> {
+            #[inline]
+            #[track_caller]
+            fn next_back(&mut self) -> Option<Self::Item> {
+                self.inner.next_back()
+            }
+        }
+
+        impl<T, K: LayerKey, A> ExactSizeIterator for $name<'_, T, K, A> {}
+
+        impl<T, K: LayerKey, A> FusedIterator for $name<'_, T, K, A> {}
+
+        impl<T, K: Copy, A> Clone for $name<'_, T, K, A> {
+            fn clone(&self) -> Self {
+                $name {
+                    inner: self.inner.clone(),
+                }
+            }
+        }
+
+        impl<T, K, A> fmt::Debug for $name<'_, T, K, A> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("len", &self.inner.len)
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+}
+
+layers_iter! {
+    /// The iterator of [`Layers::iter`] (and of `&Layers`): every element
+    /// of every layer with its layer's key, in layer order. Exact-size and
+    /// double-ended; a clone iterates on independently.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::layers::{Iter, Layers};
+    ///
+    /// let mut l: Layers<u8> = Layers::new(3);
+    /// l.push(0, 1);
+    /// l.push(2, 3);
+    /// l.set_visible(2, false);
+    /// let mut it: Iter<'_, u8, usize> = l.iter();
+    /// assert_eq!(it.len(), 2);
+    /// assert_eq!(it.next(), Some((0, &1)));
+    /// assert_eq!(it.next_back(), Some((2, &3)));
+    /// assert_eq!(it.next(), None);
+    /// ```
+    Iter
+}
+
+layers_iter! {
+    /// The iterator of [`Layers::iter_visible`]: every element of the
+    /// visible layers with its layer's key, in layer order. Exact-size and
+    /// double-ended; a clone iterates on independently.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::layers::{IterVisible, Layers};
+    ///
+    /// let mut l: Layers<u8> = Layers::new(3);
+    /// l.push(0, 1);
+    /// l.push(2, 3);
+    /// l.set_visible(2, false);
+    /// let mut it: IterVisible<'_, u8, usize> = l.iter_visible();
+    /// assert_eq!(it.len(), 1);
+    /// assert_eq!(it.next_back(), Some((0, &1)));
+    /// assert_eq!(it.next(), None);
+    /// ```
+    IterVisible
 }

@@ -13,7 +13,7 @@ use crate::error::CapacityError;
 
 impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     /// Starts a traversal of every enabled layer whose removed elements
-    /// (auto-removed, and [removed](LayerSinkEntry::remove) by the loop),
+    /// (auto-removed, and [removed](LayerSinkEntry::remove_to_sink) by the loop),
     /// from every layer, go to `sink` in removal order; see
     /// [`SinkCursor`](crate::SinkCursor) for what a sink is.
     ///
@@ -33,7 +33,7 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     /// while let Some(mut e) = cursor.next() {
     ///     *e -= 1; // the first one dies
     ///     if e.layer() == 1 {
-    ///         e.remove();
+    ///         e.remove_to_sink();
     ///     }
     /// }
     /// drop(cursor);
@@ -52,6 +52,11 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     /// the key of its layer, as [`traverse`](Self::traverse) does; every
     /// removed element goes to `sink`.
     ///
+    /// `sink` and `f` cannot both borrow one variable mutably; give them
+    /// different fields of a struct, or share a `Cell` or `RefCell` (no
+    /// `Rc` needed): see [`SinkCursor`](crate::SinkCursor), "State the
+    /// body uses too".
+    ///
     /// # Panics
     ///
     /// When it reaches an enabled layer that `K` has no key for (see
@@ -69,7 +74,7 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     /// let mut items = ReadWriteCollection::new();
     /// l.traverse_with_sink(|gone| items.push(gone * 100), |layer, e| {
     ///     if layer == 1 {
-    ///         e.remove();
+    ///         e.remove_to_sink();
     ///     }
     /// });
     /// assert_eq!(items, [200]);
@@ -126,7 +131,7 @@ impl<T, K: LayerKey, A: AutoRemove<T>> LayersCursor<'_, T, K, A> {
 
 /// A [`LayersCursor`] whose pass hands every element it removes, from
 /// every layer, to a sink closure (auto-removed and
-/// [removed](LayerSinkEntry::remove) ones, owned, in removal order). See
+/// [removed](LayerSinkEntry::remove_to_sink) ones, owned, in removal order). See
 /// [`SinkCursor`](crate::SinkCursor) for sinks, [`LayersCursor`] for
 /// layers. Created by [`Layers::cursor_with_sink`].
 ///
@@ -143,7 +148,7 @@ impl<T, K: LayerKey, A: AutoRemove<T>> LayersCursor<'_, T, K, A> {
 /// while let Some(mut e) = cursor.next() {
 ///     if *e == 1 {
 ///         e.push_to(1, 3);
-///         e.remove();
+///         e.remove_to_sink();
 ///     }
 /// }
 /// drop(cursor);
@@ -256,7 +261,7 @@ impl<'a, T, K: LayerKey, S: FnMut(T), A: AutoRemove<T>> LayersSinkCursor<'a, T, 
     /// let mut cursor = l.cursor_with_sink(drop);
     /// while let Some(e) = cursor.next() {
     ///     if *e == 1 {
-    ///         e.remove();
+    ///         e.remove_to_sink();
     ///         cursor.push(2);
     ///     }
     /// }
@@ -365,8 +370,14 @@ impl<T, K: LayerKey + fmt::Debug, S: FnMut(T), A: AutoRemove<T>> fmt::Debug
     }
 }
 
-/// The element a [`LayersSinkCursor`] is on: a [`LayerEntry`] whose
-/// [`remove`](Self::remove) hands the element to the pass's sink.
+/// The element a [`LayersSinkCursor`] is on: a [`LayerEntry`] that can
+/// also hand its element to the pass's sink
+/// ([`remove_to_sink`](Self::remove_to_sink)).
+///
+/// As on [`SinkEntry`](crate::SinkEntry), [`remove_to_sink`](Self::remove_to_sink)
+/// sends the element to the sink and [`take`](Self::take) returns it (as
+/// [`LayerEntry::remove`] does); the old `remove` is deprecated and still
+/// sends to the sink.
 ///
 /// # Examples
 ///
@@ -380,7 +391,7 @@ impl<T, K: LayerKey + fmt::Debug, S: FnMut(T), A: AutoRemove<T>> fmt::Debug
 /// l.traverse_with_sink(|v| gone.push(v), |_, mut e| {
 ///     if *e < 0 {
 ///         e.push_to(1, 0);
-///         e.remove();
+///         e.remove_to_sink();
 ///     }
 /// });
 /// assert_eq!(gone, [-1]);
@@ -419,7 +430,8 @@ impl<'c, T, K: LayerKey, S: FnMut(T)> LayerSinkEntry<'c, T, K, S> {
         self.entry.layer()
     }
 
-    /// Removes the element and hands it to the sink.
+    /// Removes the element and hands it to the sink (where
+    /// [`take`](Self::take) returns it).
     ///
     /// # Examples
     ///
@@ -429,16 +441,41 @@ impl<'c, T, K: LayerKey, S: FnMut(T)> LayerSinkEntry<'c, T, K, S> {
     /// let mut l: Layers<u8> = Layers::new(1);
     /// l.push(0, 1);
     /// let mut gone = Vec::new();
-    /// l.traverse_with_sink(|v| gone.push(v), |_, e| e.remove());
+    /// l.traverse_with_sink(|v| gone.push(v), |_, e| e.remove_to_sink());
     /// assert_eq!(gone, [1]);
+    /// assert!(l.is_empty());
     /// ```
     #[inline]
-    pub fn remove(self) {
+    pub fn remove_to_sink(self) {
         let value = self.entry.remove();
         (self.sink)(value);
     }
 
-    /// Removes the element and returns it, bypassing the sink.
+    /// The old name of [`remove_to_sink`](Self::remove_to_sink), which it
+    /// still calls: the element goes to the sink. [`LayerEntry::remove`]
+    /// returns the element instead; here that is [`take`](Self::take).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// use read_write_collection::Layers;
+    ///
+    /// let mut l: Layers<u8> = Layers::new(1);
+    /// l.push(0, 1);
+    /// let mut gone = Vec::new();
+    /// l.traverse_with_sink(|v| gone.push(v), |_, e| e.remove());
+    /// assert_eq!(gone, [1]); // to the sink, as `remove_to_sink`
+    /// ```
+    #[deprecated(note = "renamed `remove_to_sink` (the element goes to the sink); \
+                `take` returns the element, as `LayerEntry::remove` does")]
+    #[inline]
+    pub fn remove(self) {
+        self.remove_to_sink();
+    }
+
+    /// Removes the element and returns it, bypassing the sink, as
+    /// [`LayerEntry::remove`] does.
     ///
     /// # Examples
     ///
