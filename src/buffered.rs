@@ -1283,7 +1283,7 @@ impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
     ///     if *e == 2 {
     ///         e.push(20); // pending: the next commit
     ///     }
-    ///     e.remove();
+    ///     e.remove_to_sink();
     /// }
     /// drop(cursor);
     /// assert_eq!(handled, [1, 2, 3]);
