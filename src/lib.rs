@@ -325,9 +325,9 @@
 //!
 //! A fuzz target that drives a bounded [`ReadWriteCollection`] as a work
 //! list: each item may spawn more work, which the same pass handles, and
-//! the cap must never lose an item silently. In
-//! `fuzz/fuzz_targets/work_list.rs` the body below is wrapped in
-//! `libfuzzer_sys::fuzz_target!(|input: Input| check(input));`.
+//! the cap must never lose an item silently. The crate's own fuzz target
+//! `work_list` (`fuzz/fuzz_targets/work_list.rs` in the repository) is this
+//! body wrapped in `libfuzzer_sys::fuzz_target!(|input: Input| check(input));`.
 //!
 #![cfg_attr(feature = "arbitrary", doc = "```")]
 #![cfg_attr(not(feature = "arbitrary"), doc = "```ignore")]

@@ -825,8 +825,13 @@ impl<T> Producer<T> {
     /// use read_write_collection::BufferedCollection;
     /// # // A minimal executor: the future below never has to wait.
     /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    /// #     struct Noop;
+    /// #     impl std::task::Wake for Noop {
+    /// #         fn wake(self: std::sync::Arc<Self>) {}
+    /// #     }
+    /// #     let waker = std::task::Waker::from(std::sync::Arc::new(Noop));
     /// #     let mut f = std::pin::pin!(f);
-    /// #     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    /// #     let mut cx = std::task::Context::from_waker(&waker);
     /// #     loop {
     /// #         if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; }
     /// #     }
