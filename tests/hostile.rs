@@ -281,50 +281,6 @@ mod wakers {
         }
     }
 
-    /// A waker whose `wake` panics with a payload whose own `Drop` panics
-    /// (the hazard `catch_unwind` documents). `Wakeups::deliver` drops the
-    /// caught payload inside its loop: that second panic escapes, the push
-    /// that woke the task panics after queueing its value, and the wakers
-    /// after it in the list are dropped without being woken.
-    #[test]
-    fn a_waker_panic_whose_payload_drop_panics_costs_others_their_wake_up() {
-        quiet();
-        struct BadPayload;
-        impl Drop for BadPayload {
-            fn drop(&mut self) {
-                panic!("payload drop");
-            }
-        }
-        struct Hostile;
-        impl Wake for Hostile {
-            fn wake(self: Arc<Self>) {
-                std::panic::panic_any(BadPayload);
-            }
-        }
-        let c: BufferedCollection<u8> = BufferedCollection::new();
-        let p = c.producer();
-        let hostile = Waker::from(Arc::new(Hostile));
-        let (count, counting) = counting();
-        let mut f1 = pin!(c.wait_pending_async());
-        let mut f2 = pin!(c.wait_pending_async());
-        assert!(f1
-            .as_mut()
-            .poll(&mut Context::from_waker(&hostile))
-            .is_pending());
-        assert!(f2
-            .as_mut()
-            .poll(&mut Context::from_waker(&counting))
-            .is_pending());
-        let pushed = catch_unwind(AssertUnwindSafe(|| p.push(7)));
-        let push_ok = matches!(pushed, Ok(Ok(())));
-        let other_woken = count.0.load(SeqCst) > 0;
-        let queued = c.pending_len();
-        assert!(
-            push_ok && other_woken,
-            "push returned Ok: {push_ok} (value queued: {queued}); other task woken: {other_woken}"
-        );
-    }
-
     /// The module docs: a waker whose `wake` looks at the queue and pushes
     /// into it from `wake` (re-entrancy during delivery) must not deadlock,
     /// and the push made from `wake` wakes the next waiter.

@@ -456,16 +456,44 @@ mod wakers {
         }
     }
 
+    /// A waker whose `wake` panics with a payload whose own `Drop` panics
+    /// (the hazard `catch_unwind`'s docs name): dropping the caught payload
+    /// must not cut the delivery short either.
+    struct PanickingPayloadWaker;
+
+    struct PanickingPayload;
+
+    impl Drop for PanickingPayload {
+        fn drop(&mut self) {
+            panic!("a hostile panic payload");
+        }
+    }
+
+    impl Wake for PanickingPayloadWaker {
+        fn wake(self: Arc<Self>) {
+            std::panic::panic_any(PanickingPayload);
+        }
+    }
+
     /// A panicking waker registered by one `wait_pending_async`: the push
     /// that wakes it returns `Ok` once (no panic, so a retry cannot
     /// duplicate the value), a second task's waker is still woken, and a
     /// thread blocked in `wait_pending` is still notified.
     #[test]
     fn a_panicking_consumer_waker_costs_no_one_else_a_wake_up() {
-        within(|| {
+        let hostile_wakers = [
+            Waker::from(Arc::new(PanickingWaker)),
+            Waker::from(Arc::new(PanickingPayloadWaker)),
+        ];
+        for hostile in hostile_wakers {
+            consumer_wakeups_survive(hostile);
+        }
+    }
+
+    fn consumer_wakeups_survive(hostile: Waker) {
+        within(move || {
             let c: Arc<BufferedCollection<u8>> = Arc::new(BufferedCollection::new());
             let p = c.producer();
-            let hostile = Waker::from(Arc::new(PanickingWaker));
             let (count, counting) = counting_waker();
             let waiting = {
                 let c = Arc::clone(&c);
