@@ -31,9 +31,14 @@ fn load<'de, T: Deserialize<'de>>(json: &'de str, place: &mut T) -> Result<(), s
 /// start with a `T` (a corruption that still parses, such as one digit for
 /// another or a `]` that ends the value early, is left out).
 fn broken<T: for<'de> Deserialize<'de>>(json: &str) -> Vec<String> {
-    let mut out: Vec<String> = (0..json.len()).map(|end| json[..end].to_owned()).collect();
+    // Miri: a sample of the positions (every one takes seconds there).
+    let step = if cfg!(miri) { 7 } else { 1 };
+    let mut out: Vec<String> = (0..json.len())
+        .step_by(step)
+        .map(|end| json[..end].to_owned())
+        .collect();
     let bytes = json.as_bytes();
-    for i in 0..bytes.len() {
+    for i in (0..bytes.len()).step_by(step) {
         for b in [b'[', b']', b'{', b'}', b',', b'"', b'x', b'-'] {
             let mut m = bytes.to_vec();
             m[i] = b;
