@@ -94,15 +94,15 @@ the `event_queue` example for the whole loop.
 /// assert_eq!(frames, [[3], [2], [1], [0]]);
 /// ```
 pub struct BufferedCollection<T, A = NoAutoRemove> {
-    store: Store<T>,
-    pending: Vec<T>,
+    pub(crate) store: Store<T>,
+    pub(crate) pending: Vec<T>,
     policy: A,
     /// The bound on visible + pending elements; `usize::MAX`: unbounded.
     /// (`store.max` is only the limit of the current or last traversal.)
     max: usize,
     /// The producers' queue; closes it when the collection is dropped.
     #[cfg(feature = "std")]
-    link: ProducerLink<T>,
+    pub(crate) link: ProducerLink<T>,
     /// Whether `producer` was ever called: until then the queue is empty and
     /// stays so, and a bounded collection's own pushes need no lock.
     #[cfg(feature = "std")]

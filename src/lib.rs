@@ -241,7 +241,7 @@
 //! | `arbitrary` | `Arbitrary` impls | `template.arbitrary_like(u)`, through `#[arbitrary(with = …)]` |
 //! | `quickcheck` | `Arbitrary` impls (`shrink` keeps the settings of the value shrunk) | `template.quickcheck_like(g)`; shrink with `c.quickcheck_shrink()`, which needs no `A: Default` |
 //! | `proptest` | `any::<ReadWriteCollection<T, A>>()` (and the other types) | `proptest::bounded(element, max, size)`, `proptest::like(&template, element, size)` |
-//! | `serde` | `Deserialize::deserialize` | `Deserialize::deserialize_in_place` keeps the target's |
+//! | `serde` | `Deserialize::deserialize` | `Deserialize::deserialize_in_place` keeps the target's (and changes nothing when the load fails); a derived struct's fields need serde_derive's `deserialize_in_place` feature |
 //!
 //! The examples below need their features (they are compiled and run by
 //! `cargo test --all-features`).
@@ -379,7 +379,13 @@
 //!   cursor's predicate check on drop, `std::error::Error` for
 //!   [`ProducerClosed`]. Without it the crate is `#![no_std]` + `alloc`.
 //! * `serde`: `Serialize`/`Deserialize` for the collections, as sequences
-//!   ([`Layers`]: one `{ enabled, visible, items }` per layer).
+//!   ([`BufferedCollection`]: `{ visible, pending }`; [`Layers`]: one
+//!   `{ enabled, visible, items }` per layer). Settings are not serialized:
+//!   `deserialize` gives the defaults, `deserialize_in_place` keeps the
+//!   target's (and a queue's producers) and leaves the target unchanged
+//!   when the load fails. A `#[derive(Deserialize)]` struct loads its
+//!   fields in place only with serde_derive's `deserialize_in_place`
+//!   feature; see [`ReadWriteCollection`]'s `Deserialize` impl.
 //! * `arbitrary`: `arbitrary::Arbitrary` for the collections and [`Layers`]
 //!   (fuzzing).
 //! * `quickcheck`: `quickcheck::Arbitrary` for the collections (implies `std`).

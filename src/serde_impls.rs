@@ -6,16 +6,21 @@
 //!
 //! Settings are not part of the serialized form: the maximum length, the
 //! [`Mode`](crate::Mode), the shrink policy and the auto-remove policy are
-//! behaviour, not contents. Deserializing builds a collection with the
-//! defaults and `A::default()` as its policy.
+//! behaviour, not contents. `deserialize` builds a collection with the
+//! defaults and `A::default()` as its policy; `deserialize_in_place` keeps
+//! the target's settings (and a queue's producers), and changes nothing
+//! when it fails: the input is read into new storage first.
 
 use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
 
-use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{
+    self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
+};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
+use crate::raw::Store;
 use crate::{AutoRemove, BufferedCollection, ReadWriteCollection};
 
 /// Serializes the elements as a sequence, in order, like `Vec<T>`.
@@ -37,8 +42,12 @@ impl<T: Serialize, A> Serialize for ReadWriteCollection<T, A> {
 
 /// Deserializes from any sequence, as `Vec<T>` does.
 ///
-/// The collection gets the default settings (unbounded,
-/// [`Mode::Ordered`](crate::Mode::Ordered), no shrink policy) and
+/// # What a plain `deserialize` keeps and drops
+///
+/// `deserialize` (what `serde_json::from_str` calls, and what a derived
+/// `Deserialize` calls for a field of this type) builds a new collection:
+/// it keeps the elements and drops every setting. The result is unbounded,
+/// [`Mode::Ordered`](crate::Mode::Ordered), without shrink policy, and has
 /// `A::default()` as its auto-remove policy, the way `HashMap<K, V, S>`
 /// deserializes with `S::default()`. For a policy that is a closure (not
 /// `Default`), deserialize a `Vec<T>` and [`extend`](Extend::extend) a
@@ -47,13 +56,42 @@ impl<T: Serialize, A> Serialize for ReadWriteCollection<T, A> {
 /// are not checked against the policy until the first traversal or
 /// [`prune`](ReadWriteCollection::prune).
 ///
-/// `deserialize_in_place` (which serde's derive calls for a field with
-/// `#[serde(deserialize_in_place)]`, and `Deserialize::deserialize_in_place`
-/// directly) keeps the target's settings instead: its maximum length, mode,
-/// shrink policy and auto-remove policy, and its allocation. The old
-/// elements are dropped first. A sequence longer than the maximum length
-/// is an error (`invalid_length`); then the target holds the elements read
-/// before it, up to the bound.
+/// # Loading into an existing collection
+///
+/// `Deserialize::deserialize_in_place(deserializer, &mut target)` keeps the
+/// target's settings: its maximum length, mode, shrink policy and
+/// auto-remove policy. It reads the whole sequence into new storage
+/// (never allocating past the bound) and only then replaces the target's
+/// elements, so a load that fails leaves the target exactly as it was.
+/// The old elements are dropped after the new ones are in place. (A
+/// format's own check after the value, such as serde_json's
+/// `Deserializer::end` for trailing characters, runs after the load.)
+///
+/// A struct that holds collections keeps their settings only if its own
+/// `deserialize_in_place` calls theirs. serde has no field attribute for
+/// that; `#[derive(Deserialize)]` does it when serde_derive's
+/// `deserialize_in_place` cargo feature is on. Add, next to
+/// `serde = { version = "1", features = ["derive"] }`:
+///
+/// ```toml
+/// serde_derive = { version = "1", features = ["deserialize_in_place"] }
+/// ```
+///
+/// Without that feature, a derived `deserialize_in_place` replaces the
+/// whole struct with a plain `deserialize`, and every field loses its
+/// settings. With it, the fields are loaded one after the other: each
+/// collection is all or nothing, but when a later field fails, the fields
+/// before it hold the loaded values. serde_derive does not generate it for
+/// every shape (not for a struct with a `#[serde(flatten)]` field, nor
+/// for enums); those are still replaced whole.
+///
+/// # Errors
+///
+/// Whatever the deserializer reports (wrong types, truncated or corrupt
+/// input). In place, also a sequence longer than the target's maximum
+/// length (`invalid_length`, "expected a sequence of at most N
+/// elements"). In every error case `deserialize_in_place` leaves the
+/// target unchanged.
 ///
 /// # Examples
 ///
@@ -71,15 +109,49 @@ impl<T: Serialize, A> Serialize for ReadWriteCollection<T, A> {
 /// assert_eq!(bounded, [1, 2]);
 /// assert_eq!(bounded.max_len(), Some(3));
 ///
+/// // Too long, or corrupt: an error, and the collection is as it was.
 /// let mut de = serde_json::Deserializer::from_str("[1, 2, 3, 4]");
+/// let err = Deserialize::deserialize_in_place(&mut de, &mut bounded).unwrap_err();
+/// assert!(err.to_string().contains("at most 3 elements"));
+/// let mut de = serde_json::Deserializer::from_str("[7, 8, \"x\"]");
 /// assert!(Deserialize::deserialize_in_place(&mut de, &mut bounded).is_err());
+/// assert_eq!(bounded, [1, 2]);
 /// assert_eq!(bounded.max_len(), Some(3));
+/// ```
+///
+/// A saved game whose fields keep their settings on load (with
+/// serde_derive's `deserialize_in_place` feature, as above):
+///
+/// ```
+/// use read_write_collection::{BufferedCollection, ReadWriteCollection};
+/// use serde::Deserialize;
+///
+/// #[derive(Deserialize)]
+/// struct Save {
+///     particles: ReadWriteCollection<u32>,
+///     events: BufferedCollection<u32>,
+/// }
+///
+/// let mut game = Save {
+///     particles: ReadWriteCollection::bounded(64),
+///     events: BufferedCollection::bounded(16),
+/// };
+/// let saved = r#"{"particles":[1,2],"events":{"visible":[3],"pending":[4]}}"#;
+/// let mut de = serde_json::Deserializer::from_str(saved);
+/// Save::deserialize_in_place(&mut de, &mut game).unwrap();
+/// assert_eq!(game.particles, [1, 2]);
+/// assert_eq!(game.particles.max_len(), Some(64));
+/// assert_eq!(game.events.max_len(), Some(16));
+///
+/// // A plain load builds new collections: no bounds.
+/// let fresh: Save = serde_json::from_str(saved).unwrap();
+/// assert_eq!(fresh.particles.max_len(), None);
 /// ```
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de, T: Deserialize<'de>, A: Default> Deserialize<'de> for ReadWriteCollection<T, A> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let mut c = ReadWriteCollection::default();
-        deserializer.deserialize_seq(SeqVisitor { place: &mut c })?;
+        c.store.vec = BoundedSeq::new(usize::MAX).deserialize(deserializer)?;
         Ok(c)
     }
 
@@ -87,35 +159,88 @@ impl<'de, T: Deserialize<'de>, A: Default> Deserialize<'de> for ReadWriteCollect
         deserializer: D,
         place: &mut Self,
     ) -> Result<(), D::Error> {
-        deserializer.deserialize_seq(SeqVisitor { place })
+        let vec = BoundedSeq::new(place.store.max).deserialize(deserializer)?;
+        replace_elements(&mut place.store, vec);
+        Ok(())
     }
 }
 
-/// Reads a sequence into a collection, keeping its settings.
-struct SeqVisitor<'p, T, A> {
-    place: &'p mut ReadWriteCollection<T, A>,
+/// Installs `vec` (read within `store`'s bound) as `store`'s elements; the
+/// old ones are dropped last, so a `Drop` that panics finds the store
+/// already consistent.
+pub(crate) fn replace_elements<T>(store: &mut Store<T>, vec: Vec<T>) {
+    let old = core::mem::replace(&mut store.vec, vec);
+    // A new buffer: the shrink policy starts counting afresh.
+    store.low_passes = 0;
+    drop(old);
 }
 
-impl<'de, T: Deserialize<'de>, A> Visitor<'de> for SeqVisitor<'_, T, A> {
-    type Value = ();
+/// Reads a sequence into a new `Vec` of at most `limit` elements, whose
+/// allocation never grows past `limit` either (`usize::MAX`: no limit).
+pub(crate) struct BoundedSeq<T> {
+    limit: usize,
+    /// For a part of a queue: the queue's bound, and how many elements
+    /// the other part (named) holds.
+    queue: Option<(usize, usize, &'static str)>,
+    element: PhantomData<fn() -> T>,
+}
+
+impl<T> BoundedSeq<T> {
+    pub(crate) fn new(limit: usize) -> Self {
+        BoundedSeq {
+            limit,
+            queue: None,
+            element: PhantomData,
+        }
+    }
+}
+
+impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for BoundedSeq<T> {
+    type Value = Vec<T>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Vec<T>, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for BoundedSeq<T> {
+    type Value = Vec<T>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.place.max_len() {
-            Some(max) => write!(f, "a sequence of at most {max} elements"),
-            None => f.write_str("a sequence"),
+        if self.limit == usize::MAX {
+            return f.write_str("a sequence");
+        }
+        let s = if self.limit == 1 { "" } else { "s" };
+        write!(f, "a sequence of at most {} element{s}", self.limit)?;
+        match self.queue {
+            Some((max, 0, _)) => write!(f, " (maximum length {max})"),
+            Some((max, used, other)) => write!(f, " (maximum length {max}, {used} {other})"),
+            None => Ok(()),
         }
     }
 
-    fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<(), S::Error> {
-        self.place.clear();
-        self.place.reserve(cautious::<T>(seq.size_hint()));
-        while let Some(value) = seq.next_element()? {
-            if self.place.try_push(value).is_err() {
-                let len = self.place.len() + 1;
-                return Err(de::Error::invalid_length(len, &self));
-            }
+    fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Vec<T>, S::Error> {
+        let mut store = Store::new(Vec::new());
+        store.max = self.limit;
+        let hint = cautious::<T>(seq.size_hint());
+        if self.limit == usize::MAX {
+            store.vec.reserve(hint);
+        } else {
+            store.vec.reserve_exact(hint.min(self.limit));
         }
-        Ok(())
+        while let Some(value) = seq.next_element()? {
+            if store.vec.len() == self.limit {
+                return Err(de::Error::invalid_length(
+                    self.limit.saturating_add(1),
+                    &self,
+                ));
+            }
+            if store.vec.len() == store.vec.capacity() {
+                store.grow();
+            }
+            store.vec.push(value);
+        }
+        Ok(store.vec)
     }
 }
 
@@ -153,8 +278,36 @@ impl<T: Serialize, A> Serialize for BufferedCollection<T, A> {
 /// fields `visible` and `pending`, or a two-element sequence in formats
 /// that write structs as sequences). Pending elements stay pending.
 ///
-/// The collection gets `A::default()` as its auto-remove policy; see the
-/// note on [`ReadWriteCollection`]'s `Deserialize` impl.
+/// A plain `deserialize` builds a new queue: unbounded, ordered, without
+/// shrink policy or producers, with `A::default()` as its auto-remove
+/// policy (see [`ReadWriteCollection`]'s `Deserialize` impl for what a
+/// plain load keeps and drops, and how a derived struct keeps settings).
+///
+/// # Loading into a running queue
+///
+/// `Deserialize::deserialize_in_place(deserializer, &mut queue)` replaces
+/// the visible and local pending elements and keeps everything else: the
+/// maximum length, mode, shrink policy and auto-remove policy, and the
+/// producers. Live `Producer` handles (feature `std`) stay connected and
+/// counted (`producer_count`), the queue stays open (or closed), and what
+/// they pushed before the load is neither dropped nor duplicated: it stays
+/// in their queue, and the next [`commit`](BufferedCollection::commit)
+/// appends it after the loaded pending elements. On a bounded queue the
+/// producers see the loaded count at once (room the load freed goes to
+/// them; room it took is no longer theirs).
+///
+/// The input is read into new storage first and installed only if all of
+/// it is valid and fits: a load that fails leaves the queue exactly as it
+/// was.
+///
+/// # Errors
+///
+/// Whatever the deserializer reports (wrong types, a missing or duplicate
+/// field, truncated or corrupt input). In place, also a saved state that
+/// does not fit the queue's maximum length: visible and pending elements
+/// together, plus what producers have queued and not yet committed, may
+/// not exceed it (never a silent truncation). In every error case
+/// `deserialize_in_place` leaves the queue unchanged.
 ///
 /// # Examples
 ///
@@ -168,6 +321,37 @@ impl<T: Serialize, A> Serialize for BufferedCollection<T, A> {
 /// c.commit();
 /// assert_eq!(c.as_slice(), [1, 2, 3]);
 /// ```
+///
+/// In place, with a producer that pushed before the load:
+///
+/// ```
+/// use read_write_collection::BufferedCollection;
+/// use serde::Deserialize;
+///
+/// let mut queue = BufferedCollection::bounded(4);
+/// let producer = queue.producer();
+/// producer.push(99).unwrap();
+///
+/// let mut de = serde_json::Deserializer::from_str(r#"{"visible":[1],"pending":[2]}"#);
+/// Deserialize::deserialize_in_place(&mut de, &mut queue).unwrap();
+/// assert_eq!(queue.max_len(), Some(4));
+/// assert_eq!(queue.producer_count(), 1);
+/// producer.push(100).unwrap(); // 1 visible, 1 pending, 99 and 100 queued: full
+/// assert!(producer.try_push(101).is_err());
+/// queue.commit();
+/// assert_eq!(queue.as_slice(), [1, 2, 99, 100]);
+///
+/// // Handle the remote events: room for two again.
+/// queue.traverse(|e| if *e > 2 { e.remove(); });
+/// producer.push(5).unwrap();
+/// // Four saved elements do not fit beside the queued one.
+/// let mut de = serde_json::Deserializer::from_str(r#"{"visible":[1,2],"pending":[3,4]}"#);
+/// let err = Deserialize::deserialize_in_place(&mut de, &mut queue).unwrap_err();
+/// assert!(err.to_string().contains("exceed the maximum length 4"));
+/// assert_eq!(queue.as_slice(), [1, 2]); // unchanged
+/// queue.commit();
+/// assert_eq!(queue.as_slice(), [1, 2, 5]);
+/// ```
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de, T, A> Deserialize<'de> for BufferedCollection<T, A>
 where
@@ -175,7 +359,47 @@ where
     A: AutoRemove<T> + Default,
 {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_struct("BufferedCollection", FIELDS, BufferedVisitor(PhantomData))
+        let (visible, pending) = deserializer.deserialize_struct(
+            "BufferedCollection",
+            FIELDS,
+            PartsVisitor::new(usize::MAX),
+        )?;
+        Ok(build(visible, pending))
+    }
+
+    fn deserialize_in_place<D: Deserializer<'de>>(
+        deserializer: D,
+        place: &mut Self,
+    ) -> Result<(), D::Error> {
+        let max = place.max_len().unwrap_or(usize::MAX);
+        // Each part is read within what the bound leaves it: the two
+        // together fit the bound, and nothing is allocated past it.
+        let (visible, pending) = deserializer.deserialize_struct(
+            "BufferedCollection",
+            FIELDS,
+            PartsVisitor::new(max),
+        )?;
+        #[cfg(feature = "std")]
+        if max != usize::MAX {
+            // The producers' queue counts too. The check and the new count
+            // are one locked step (`set_max` with the same bound): a
+            // producer cannot push into room the loaded elements take, and
+            // producers blocked on room the load freed are woken.
+            let owned = visible.len() + pending.len();
+            if !place.link.set_max(max, owned) {
+                let queued = place.link.len();
+                return Err(de::Error::custom(format_args!(
+                    "{} visible and {} pending elements, with {queued} queued by producers, \
+                     exceed the maximum length {max}",
+                    visible.len(),
+                    pending.len(),
+                )));
+            }
+        }
+        let old_pending = core::mem::replace(&mut place.pending, pending);
+        replace_elements(&mut place.store, visible);
+        drop(old_pending);
+        Ok(())
     }
 }
 
@@ -223,27 +447,49 @@ impl<'de> Deserialize<'de> for Field {
     }
 }
 
-struct BufferedVisitor<T, A>(PhantomData<(T, A)>);
+/// Reads a queue's two parts, each within what `max` leaves it after the
+/// other (`usize::MAX`: unbounded).
+struct PartsVisitor<T> {
+    max: usize,
+    element: PhantomData<fn() -> T>,
+}
 
-impl<'de, T, A> Visitor<'de> for BufferedVisitor<T, A>
-where
-    T: Deserialize<'de>,
-    A: AutoRemove<T> + Default,
-{
-    type Value = BufferedCollection<T, A>;
+impl<T> PartsVisitor<T> {
+    fn new(max: usize) -> Self {
+        PartsVisitor {
+            max,
+            element: PhantomData,
+        }
+    }
+
+    /// The reader of one part, when the other (`other_name`) holds `used`.
+    fn part(&self, used: usize, other_name: &'static str) -> BoundedSeq<T> {
+        let mut seq = BoundedSeq::new(if self.max == usize::MAX {
+            usize::MAX
+        } else {
+            // `used` was read within `max`.
+            self.max - used
+        });
+        seq.queue = Some((self.max, used, other_name));
+        seq
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for PartsVisitor<T> {
+    type Value = (Vec<T>, Vec<T>);
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("struct BufferedCollection")
     }
 
     fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Self::Value, S::Error> {
-        let visible: Vec<T> = seq
-            .next_element()?
+        let visible = seq
+            .next_element_seed(self.part(0, "pending"))?
             .ok_or_else(|| de::Error::invalid_length(0, &self))?;
-        let pending: Vec<T> = seq
-            .next_element()?
+        let pending = seq
+            .next_element_seed(self.part(visible.len(), "visible"))?
             .ok_or_else(|| de::Error::invalid_length(1, &self))?;
-        Ok(build(visible, pending))
+        Ok((visible, pending))
     }
 
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
@@ -257,8 +503,14 @@ where
                 Field::Pending if pending.is_some() => {
                     return Err(de::Error::duplicate_field("pending"))
                 }
-                Field::Visible => visible = Some(map.next_value()?),
-                Field::Pending => pending = Some(map.next_value()?),
+                Field::Visible => {
+                    let used = pending.as_ref().map_or(0, Vec::len);
+                    visible = Some(map.next_value_seed(self.part(used, "pending"))?);
+                }
+                Field::Pending => {
+                    let used = visible.as_ref().map_or(0, Vec::len);
+                    pending = Some(map.next_value_seed(self.part(used, "visible"))?);
+                }
                 Field::Other => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -266,7 +518,7 @@ where
         }
         let visible = visible.ok_or_else(|| de::Error::missing_field("visible"))?;
         let pending = pending.ok_or_else(|| de::Error::missing_field("pending"))?;
-        Ok(build(visible, pending))
+        Ok((visible, pending))
     }
 }
 
@@ -275,11 +527,9 @@ fn build<T, A: AutoRemove<T> + Default>(
     pending: Vec<T>,
 ) -> BufferedCollection<T, A> {
     let mut c = BufferedCollection::with_policy(A::default());
-    // A fresh collection has nothing pending and no producer: `commit`
-    // moves exactly `visible` into the visible part.
-    c.extend(visible);
-    c.commit();
-    c.extend(pending);
+    // Unbounded, and no producer yet: nothing else to account for.
+    c.store.vec = visible;
+    c.pending = pending;
     c
 }
 

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::key::LayerKey;
 use super::{Layers, Slot};
 use crate::collection::ReadWriteCollection;
+use crate::serde_impls::BoundedSeq;
 
 /// Serializes as a sequence with one struct per layer, in layer order:
 /// `Layer { enabled, visible, items }`, where `items` is the layer's
@@ -65,21 +66,38 @@ impl<T: Serialize, A> Serialize for LayerRef<'_, T, A> {
 /// map with the fields `enabled`, `visible` and `items` (or a
 /// three-element sequence in formats that write structs as sequences).
 ///
-/// Each layer gets the default settings and `A::default()` as its policy,
-/// as a deserialized [`ReadWriteCollection`] does. A key type that fixes
-/// the number of layers ([`LayerKey::COUNT`], as every
-/// [`layer_keys!`](crate::layer_keys!) enum does) needs exactly that
-/// many: another number is an error (`invalid_length`). Malformed input is
-/// an error, never a panic.
+/// A plain `deserialize` gives each layer the default settings and
+/// `A::default()` as its policy, as a deserialized [`ReadWriteCollection`]
+/// gets: it keeps the elements and flags and drops every bound, mode and
+/// shrink policy. A key type that fixes the number of layers
+/// ([`LayerKey::COUNT`], as every [`layer_keys!`](crate::layer_keys!) enum
+/// does) needs exactly that many.
 ///
-/// `deserialize_in_place` keeps the target's layers and their settings
-/// (bound, mode, shrink policy, auto-remove policy, allocation) and reads
-/// each layer's flags and elements into them, as
-/// [`ReadWriteCollection`]'s `deserialize_in_place` does: the way to load
-/// a saved game into a world built with bounded or unordered layers. The
-/// input must have as many layers as the target,
-/// and a layer may not hold more elements than its bound; otherwise it is
-/// an error, and the target holds what was read before it.
+/// `deserialize_in_place` keeps the target's layers and each layer's
+/// settings (bound, mode, shrink policy, auto-remove policy) and loads
+/// each layer's flags and elements: the way to load a saved game into a
+/// world built with bounded or unordered layers. Every layer is read into
+/// new storage first, and the target changes only once the whole input
+/// has been read and fits: a load that fails leaves every layer exactly as
+/// it was. (For a `Layers` field of a derived struct, see
+/// [`ReadWriteCollection`]'s `Deserialize` impl: serde_derive's
+/// `deserialize_in_place` feature.)
+///
+/// # Errors
+///
+/// Malformed input is an error, never a panic. An error inside a layer
+/// names the layer by its index: `layer 2: invalid type: ...`. Errors:
+///
+/// * whatever the deserializer reports (wrong types, a missing or
+///   duplicate field, truncated or corrupt input);
+/// * another number of layers than `K::COUNT` (`deserialize`) or than the
+///   target has (`deserialize_in_place`): `invalid_length`;
+/// * in place, a layer with more elements than its maximum length
+///   (`layer 1: invalid length 5, expected a sequence of at most 4
+///   elements`).
+///
+/// In every error case `deserialize_in_place` leaves the target
+/// unchanged.
 ///
 /// # Examples
 ///
@@ -107,6 +125,16 @@ impl<T: Serialize, A> Serialize for LayerRef<'_, T, A> {
 /// Deserialize::deserialize_in_place(&mut de, &mut bounded).unwrap();
 /// assert_eq!(bounded.layer(Layer::Ships), &[2, 3]);
 /// assert_eq!(bounded.layer(Layer::Ships).max_len(), Some(2));
+///
+/// // Layer 1 over its bound: an error naming it, and nothing changes.
+/// let over = r#"[{"enabled":true,"visible":true,"items":[]},
+///                {"enabled":true,"visible":true,"items":[4,5,6]}]"#;
+/// let mut de = serde_json::Deserializer::from_str(over);
+/// let err = Deserialize::deserialize_in_place(&mut de, &mut bounded).unwrap_err();
+/// assert!(err.to_string().starts_with("layer 1: "));
+/// assert!(!bounded.is_enabled(Layer::Ground));
+/// assert_eq!(bounded.layer(Layer::Ground), &[1]);
+/// assert_eq!(bounded.layer(Layer::Ships), &[2, 3]);
 /// ```
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de, T, K, A> Deserialize<'de> for Layers<T, K, A>
@@ -136,6 +164,20 @@ fn expect_layers(f: &mut fmt::Formatter<'_>, count: Option<usize>) -> fmt::Resul
     }
 }
 
+/// Reads layer `index`, naming it in any error.
+fn next_layer<'de, S: SeqAccess<'de>, T: Deserialize<'de>>(
+    seq: &mut S,
+    index: usize,
+    limit: usize,
+) -> Result<Option<Loaded<T>>, S::Error> {
+    let seed = LayerSeed {
+        limit,
+        element: PhantomData,
+    };
+    seq.next_element_seed(seed)
+        .map_err(|e| de::Error::custom(format_args!("layer {index}: {e}")))
+}
+
 /// The fresh-value visitor; `fn() -> _` keeps it `Send` and `Sync`.
 #[allow(clippy::type_complexity)]
 struct LayersVisitor<T, K, A>(PhantomData<fn() -> (T, K, A)>);
@@ -155,19 +197,17 @@ where
     fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Self::Value, S::Error> {
         // A hostile length hint must not allocate much up front.
         let mut slots = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
-        loop {
-            let mut slot = Slot {
-                items: ReadWriteCollection::default(),
-                enabled: true,
-                visible: true,
-            };
-            if seq.next_element_seed(LayerSeed(&mut slot))?.is_none() {
-                break;
-            }
+        while let Some(layer) = next_layer(&mut seq, slots.len(), usize::MAX)? {
             if K::COUNT.is_some_and(|n| slots.len() == n) {
                 return Err(de::Error::invalid_length(slots.len() + 1, &self));
             }
-            slots.push(slot);
+            let mut items = ReadWriteCollection::default();
+            items.store.vec = layer.items;
+            slots.push(Slot {
+                items,
+                enabled: layer.enabled,
+                visible: layer.visible,
+            });
         }
         if K::COUNT.is_some_and(|n| slots.len() != n) {
             return Err(de::Error::invalid_length(slots.len(), &self));
@@ -180,7 +220,7 @@ struct InPlaceVisitor<'p, T, K, A> {
     place: &'p mut Layers<T, K, A>,
 }
 
-impl<'de, T: Deserialize<'de>, K, A: Default> Visitor<'de> for InPlaceVisitor<'_, T, K, A> {
+impl<'de, T: Deserialize<'de>, K, A> Visitor<'de> for InPlaceVisitor<'_, T, K, A> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -189,60 +229,79 @@ impl<'de, T: Deserialize<'de>, K, A: Default> Visitor<'de> for InPlaceVisitor<'_
 
     fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<(), S::Error> {
         let count = self.place.slots.len();
-        let mut read = 0;
-        while read < count {
-            if seq
-                .next_element_seed(LayerSeed(&mut self.place.slots[read]))?
-                .is_none()
-            {
-                return Err(de::Error::invalid_length(read, &self));
+        // Everything is read before the target changes.
+        let mut loaded = Vec::with_capacity(count);
+        for (index, slot) in self.place.slots.iter().enumerate() {
+            match next_layer(&mut seq, index, slot.items.store.max)? {
+                Some(layer) => loaded.push(layer),
+                None => return Err(de::Error::invalid_length(index, &self)),
             }
-            read += 1;
         }
         if seq.next_element::<IgnoredAny>()?.is_some() {
             return Err(de::Error::invalid_length(count + 1, &self));
         }
+        for (slot, layer) in self.place.slots.iter_mut().zip(&mut loaded) {
+            slot.enabled = layer.enabled;
+            slot.visible = layer.visible;
+            core::mem::swap(&mut slot.items.store.vec, &mut layer.items);
+            // A new buffer: the shrink policy starts counting afresh.
+            slot.items.store.low_passes = 0;
+        }
+        // The old elements, dropped once every layer is in place.
+        drop(loaded);
         Ok(())
     }
 }
 
-/// Reads one layer into a slot, keeping the slot's collection settings.
-struct LayerSeed<'s, T, A>(&'s mut Slot<T, A>);
+/// One layer as read, before it is installed.
+struct Loaded<T> {
+    enabled: bool,
+    visible: bool,
+    items: Vec<T>,
+}
 
-impl<'de, T: Deserialize<'de>, A: Default> DeserializeSeed<'de> for LayerSeed<'_, T, A> {
-    type Value = ();
+/// Reads one layer; its elements within the layer's bound `limit`.
+struct LayerSeed<T> {
+    limit: usize,
+    element: PhantomData<fn() -> T>,
+}
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for LayerSeed<T> {
+    type Value = Loaded<T>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Loaded<T>, D::Error> {
         deserializer.deserialize_struct("Layer", FIELDS, self)
     }
 }
 
 const FIELDS: &[&str] = &["enabled", "visible", "items"];
 
-impl<'de, T: Deserialize<'de>, A: Default> Visitor<'de> for LayerSeed<'_, T, A> {
-    type Value = ();
+impl<'de, T: Deserialize<'de>> Visitor<'de> for LayerSeed<T> {
+    type Value = Loaded<T>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("struct Layer { enabled, visible, items }")
     }
 
-    fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<(), S::Error> {
+    fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Loaded<T>, S::Error> {
         let enabled = seq
             .next_element()?
             .ok_or_else(|| de::Error::invalid_length(0, &self))?;
         let visible = seq
             .next_element()?
             .ok_or_else(|| de::Error::invalid_length(1, &self))?;
-        if seq.next_element_seed(Items(&mut self.0.items))?.is_none() {
+        let Some(items) = seq.next_element_seed(BoundedSeq::new(self.limit))? else {
             return Err(de::Error::invalid_length(2, &self));
-        }
-        self.0.enabled = enabled;
-        self.0.visible = visible;
-        Ok(())
+        };
+        Ok(Loaded {
+            enabled,
+            visible,
+            items,
+        })
     }
 
-    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
-        let (mut enabled, mut visible, mut items) = (None, None, false);
+    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Loaded<T>, M::Error> {
+        let (mut enabled, mut visible, mut items) = (None, None, None);
         while let Some(field) = map.next_key()? {
             match field {
                 Field::Enabled if enabled.is_some() => {
@@ -251,35 +310,22 @@ impl<'de, T: Deserialize<'de>, A: Default> Visitor<'de> for LayerSeed<'_, T, A> 
                 Field::Visible if visible.is_some() => {
                     return Err(de::Error::duplicate_field("visible"))
                 }
-                Field::Items if items => return Err(de::Error::duplicate_field("items")),
+                Field::Items if items.is_some() => return Err(de::Error::duplicate_field("items")),
                 Field::Enabled => enabled = Some(map.next_value()?),
                 Field::Visible => visible = Some(map.next_value()?),
                 Field::Items => {
-                    map.next_value_seed(Items(&mut self.0.items))?;
-                    items = true;
+                    items = Some(map.next_value_seed(BoundedSeq::new(self.limit))?);
                 }
                 Field::Other => {
                     map.next_value::<IgnoredAny>()?;
                 }
             }
         }
-        self.0.enabled = enabled.ok_or_else(|| de::Error::missing_field("enabled"))?;
-        self.0.visible = visible.ok_or_else(|| de::Error::missing_field("visible"))?;
-        if !items {
-            return Err(de::Error::missing_field("items"));
-        }
-        Ok(())
-    }
-}
-
-/// Reads a layer's elements in place (its settings stay).
-struct Items<'c, T, A>(&'c mut ReadWriteCollection<T, A>);
-
-impl<'de, T: Deserialize<'de>, A: Default> DeserializeSeed<'de> for Items<'_, T, A> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        Deserialize::deserialize_in_place(deserializer, self.0)
+        Ok(Loaded {
+            enabled: enabled.ok_or_else(|| de::Error::missing_field("enabled"))?,
+            visible: visible.ok_or_else(|| de::Error::missing_field("visible"))?,
+            items: items.ok_or_else(|| de::Error::missing_field("items"))?,
+        })
     }
 }
 
