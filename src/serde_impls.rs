@@ -120,9 +120,11 @@ impl<T: Serialize, A> Serialize for ReadWriteCollection<T, A> {
 /// ```
 ///
 /// A saved game whose fields keep their settings on load (with
-/// serde_derive's `deserialize_in_place` feature, as above):
+/// serde_derive's `deserialize_in_place` feature, as above; this crate's
+/// doc tests do not enable that feature, so the example is not run here:
+/// the repository runs it as `benches/tests/serde_save_game.rs`):
 ///
-/// ```
+/// ```ignore
 /// use read_write_collection::{BufferedCollection, ReadWriteCollection};
 /// use serde::Deserialize;
 ///

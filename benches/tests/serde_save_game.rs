@@ -9,8 +9,9 @@
 //! `deserialize_in_place` then calls each field's `deserialize_in_place`.
 //! Without it, the derived `deserialize_in_place` replaces the whole struct
 //! with a fresh `deserialize`, and every field loses its bound.
-//! Run with `cargo test --all-features --test serde_save_game`.
-#![cfg(feature = "serde")]
+//! It lives in the benchmarks package so that the library's examples do not
+//! build serde's derive. Run with
+//! `cargo test -p read-write-collection-benches --test serde_save_game`.
 
 use read_write_collection::{
     layer_keys, BufferedCollection, Builder, Layers, Mode, ReadWriteCollection,
