@@ -84,7 +84,6 @@ fn loading_in_place_keeps_every_fields_settings() {
     assert!(save.events.try_push(13).is_err());
 }
 
-#[cfg(feature = "std")]
 #[test]
 fn a_live_producer_keeps_feeding_the_loaded_game() {
     let mut save = game();
