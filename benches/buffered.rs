@@ -26,6 +26,89 @@
 //!   full) against crossbeam's bounded channel of 1024.
 //!
 //! `cargo bench --bench buffered`; quick: add `-- --warm-up-time 0.2 --measurement-time 0.5`.
+//!
+//! # Producer shapes
+//!
+//! What the producer redesign's targets are written against. Groups
+//! `producers/{shape}/{N}t`; values are `u64`, pushed one at a time;
+//! `Throughput::Elements` is a pass's pushes, all producers together
+//! (N × M). A pass is timed from spawning the producers until the owner
+//! holds every value (spawning and joining included: tens of microseconds
+//! against millions of pushes). After every pass, untimed, the sum of what
+//! the owner received must be `0 + 1 + … + (N·M − 1)`, and one such checked
+//! pass of each method runs before anything of it is timed.
+//!
+//! * `producers/unbounded/{1,2,4}t`, contended with the owner spinning: N
+//!   threads, each with its own `Producer` (`c.producer()` per thread),
+//!   `push` M values each, while the owner thread loops `commit()` + read
+//!   every value (a sum) + `clear_visible()`, never calling `wait_pending`.
+//!   `read_write_collection` (`BufferedCollection::new()`) against
+//!   `crossbeam` (`crossbeam_channel::unbounded`, a sender clone per
+//!   thread, `send`; the owner drains with `try_iter`), `flume`
+//!   (`flume::unbounded`, the same) and `std_mpsc`
+//!   (`std::sync::mpsc::channel`, the same).
+//! * `producers/bounded/{1,2,4}t`: the same shape with a bound of 1024,
+//!   producers blocking while it is full: `read_write_collection`
+//!   (`BufferedCollection::bounded(1024)`, `Producer::push`) against
+//!   `crossbeam` (`crossbeam_channel::bounded(1024)`). This is where
+//!   crossbeam's bounded(1024) channel is measured; the table puts it next
+//!   to crossbeam's unbounded one.
+//! * `producers/async/4t`: a tokio multi-thread runtime (one worker thread
+//!   per core), 4 tasks pushing M values each; the owner is the `block_on`
+//!   future (as the body of `#[tokio::main]`). `read_write_collection` and
+//!   `read_write_collection_bounded` (bound 1024): `Producer::push_async`,
+//!   the owner loops `wait_pending_async().await` + `commit()` + read +
+//!   `clear_visible()`; `tokio` (`mpsc::unbounded_channel`, `send`; the
+//!   owner `recv().await`s one value and drains the rest with `try_recv`),
+//!   `tokio_bounded` (`mpsc::channel(1024)`, `send(v).await`, the same
+//!   owner), `flume` (`flume::unbounded`, `send_async`; the owner
+//!   `recv_async().await` + `try_iter`).
+//! * `producers/uncontended/1t`, the single-thread anchor: one thread
+//!   pushes M values through a `Producer` and commits + drains every 1000
+//!   pushes (`read_write_collection`); `local_push` is the same with the
+//!   collection's own `push` (no producer), `crossbeam` with `send` and a
+//!   `try_iter` drain every 1000. (`frame10k` above is the other anchor.)
+//!
+//! **Owner idle policy.** When a drain found nothing (`commit()` returned
+//! 0, `try_iter` yielded nothing), every synchronous owner calls
+//! `std::thread::yield_now()`: it never sleeps on a futex as
+//! `wait_pending` or `recv` would, and with more threads than cores
+//! (4 producers and the owner on 2 cores) it hands the core to a producer
+//! instead of burning its time slice as `std::hint::spin_loop()` would.
+//! `owner_idle()` is the one place that decides it, for every method.
+//!
+//! **Environment.** `RWC_PRODUCER_PUSHES`: M, the values each producer
+//! pushes per pass (`10k`, `1M` or a number); by default 1M under
+//! `cargo bench`, and 10k under `cargo test` and in a quick criterion run
+//! (`--measurement-time` under one second, as CI's smoke run passes).
+//! `RWC_PRODUCER_THREADS`: the N of the sync shapes (default `1,2,4`).
+//! `RWC_GROUPS`: comma-separated prefixes of the producer groups to build
+//! and run (default all), e.g. `producers/unbounded,producers/async`.
+//! `RWC_ALTERNATE=rounds`: the alternating table below instead of
+//! criterion.
+//!
+//! **The measurement** (the table the targets are read from):
+//!
+//! ```text
+//! RWC_ALTERNATE=15 cargo bench --bench buffered
+//! ```
+//!
+//! runs the producer shapes only (the other groups have no alternating
+//! form), without criterion: one untimed checked pass of every method,
+//! then 15 rounds in which every method of every selected group runs once
+//! (each round starting one method later than the one before), so load
+//! changes on a shared machine hit every method alike. It prints a
+//! markdown table: shape, threads, method, median ns per push (a pass's
+//! wall time divided by N × M), the quartiles, the ratio to
+//! `producers/unbounded/{N}t/crossbeam` of the same rounds (same N; 4 for
+//! the async group), and the ratio to the group's own reference
+//! (`crossbeam`, or `tokio` in the async group). Ratios are of medians.
+//! With M = 1M a round is about 65M pushes. Smoke form, to see that it
+//! runs (its numbers mean nothing):
+//! `RWC_PRODUCER_PUSHES=10k RWC_ALTERNATE=3 cargo bench --bench buffered`.
+//! Criterion's own form: `cargo bench --bench buffered -- 'producers/(unbounded|bounded|async|uncontended)/'`
+//! (flat sampling, 10 samples; the plain filter `producers` also runs
+//! `producers/2x100k`).
 
 #[cfg(not(any(loom, miri)))]
 fn main() {
@@ -42,9 +125,11 @@ mod imp {
     use std::mem;
     use std::sync::mpsc;
     use std::thread;
+    use std::time::{Duration, Instant};
 
-    use criterion::{Criterion, Throughput};
+    use criterion::{Criterion, SamplingMode, Throughput};
     use read_write_collection::{BufferedCollection, Producer};
+    use tokio::runtime::Runtime;
 
     /// A 24-byte event.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -408,9 +493,691 @@ mod imp {
         group.finish();
     }
 
+    // ------------------------------------------------------ producer shapes
+
+    /// The bound of every bounded queue in the producer shapes.
+    const BOUND: usize = 1024;
+
+    /// Producer tasks in the async shape.
+    const ASYNC_TASKS: u64 = 4;
+
+    /// The single-thread anchor commits (and drains) once per this many
+    /// pushes.
+    const UNCONTENDED_BATCH: u64 = 1_000;
+
+    /// What a spinning owner does when a drain found nothing: hand the core
+    /// over without sleeping (see "Owner idle policy" in the module docs).
+    /// Every method of the producer shapes goes through here.
+    #[inline]
+    fn owner_idle() {
+        thread::yield_now();
+    }
+
+    /// `0 + 1 + ... + (n - 1)`: the producers of a pass push every value
+    /// below `n` exactly once.
+    fn expected_sum(n: u64) -> u64 {
+        n * n.saturating_sub(1) / 2
+    }
+
+    fn fold_count(values: impl Iterator<Item = u64>, sum: &mut u64) -> u64 {
+        let mut n = 0;
+        for v in values {
+            *sum = sum.wrapping_add(v);
+            n += 1;
+        }
+        n
+    }
+
+    /// `threads` producer threads, each with its own `Producer`, push `m`
+    /// values one at a time (`Producer::push`: blocks while a bounded
+    /// collection is full); this thread loops `commit` + read every value +
+    /// `clear_visible` until it has them all, never waiting. Returns the sum.
+    fn spin_rwc(c: &mut BufferedCollection<u64>, threads: u64, m: u64) -> u64 {
+        let total = threads * m;
+        let (mut got, mut sum) = (0u64, 0u64);
+        thread::scope(|s| {
+            for t in 0..threads {
+                let p = c.producer();
+                s.spawn(move || {
+                    for i in 0..m {
+                        p.push(t * m + i).expect("collection alive");
+                    }
+                });
+            }
+            while got < total {
+                let n = c.commit();
+                if n == 0 {
+                    owner_idle();
+                    continue;
+                }
+                got += n as u64;
+                sum = c.iter().fold(sum, |a, &v| a.wrapping_add(v));
+                c.clear_visible();
+            }
+        });
+        sum
+    }
+
+    /// A channel as the spinning owner uses it: a sender to clone for each
+    /// producer thread, and a drain of whatever has arrived, without
+    /// blocking.
+    trait SpinChannel {
+        type Tx: Clone + Send;
+        fn tx(&self) -> &Self::Tx;
+        fn send(tx: &Self::Tx, v: u64);
+        /// Receives everything there is now, folding it into `sum`;
+        /// returns how many values that was.
+        fn drain(&self, sum: &mut u64) -> u64;
+    }
+
+    struct Crossbeam(
+        crossbeam_channel::Sender<u64>,
+        crossbeam_channel::Receiver<u64>,
+    );
+
+    impl SpinChannel for Crossbeam {
+        type Tx = crossbeam_channel::Sender<u64>;
+        fn tx(&self) -> &Self::Tx {
+            &self.0
+        }
+        fn send(tx: &Self::Tx, v: u64) {
+            tx.send(v).expect("receiver alive");
+        }
+        fn drain(&self, sum: &mut u64) -> u64 {
+            fold_count(self.1.try_iter(), sum)
+        }
+    }
+
+    struct Flume(flume::Sender<u64>, flume::Receiver<u64>);
+
+    impl SpinChannel for Flume {
+        type Tx = flume::Sender<u64>;
+        fn tx(&self) -> &Self::Tx {
+            &self.0
+        }
+        fn send(tx: &Self::Tx, v: u64) {
+            tx.send(v).expect("receiver alive");
+        }
+        fn drain(&self, sum: &mut u64) -> u64 {
+            fold_count(self.1.try_iter(), sum)
+        }
+    }
+
+    struct StdMpsc(mpsc::Sender<u64>, mpsc::Receiver<u64>);
+
+    impl SpinChannel for StdMpsc {
+        type Tx = mpsc::Sender<u64>;
+        fn tx(&self) -> &Self::Tx {
+            &self.0
+        }
+        fn send(tx: &Self::Tx, v: u64) {
+            tx.send(v).expect("receiver alive");
+        }
+        fn drain(&self, sum: &mut u64) -> u64 {
+            fold_count(self.1.try_iter(), sum)
+        }
+    }
+
+    /// [`spin_rwc`] with a channel: each producer thread sends on its own
+    /// clone of the sender, this thread drains with `try_iter`.
+    fn spin_channel<C: SpinChannel>(ch: &C, threads: u64, m: u64) -> u64 {
+        let total = threads * m;
+        let (mut got, mut sum) = (0u64, 0u64);
+        thread::scope(|s| {
+            for t in 0..threads {
+                let tx = ch.tx().clone();
+                s.spawn(move || {
+                    for i in 0..m {
+                        C::send(&tx, t * m + i);
+                    }
+                });
+            }
+            while got < total {
+                let n = ch.drain(&mut sum);
+                if n == 0 {
+                    owner_idle();
+                }
+                got += n;
+            }
+        });
+        sum
+    }
+
+    /// The single-thread anchor: this thread pushes `m` values through a
+    /// `Producer` and commits + drains every [`UNCONTENDED_BATCH`] pushes.
+    fn uncontended_rwc(c: &mut BufferedCollection<u64>, m: u64) -> u64 {
+        let p = c.producer();
+        let mut sum = 0u64;
+        for start in (0..m).step_by(UNCONTENDED_BATCH as usize) {
+            for v in start..m.min(start + UNCONTENDED_BATCH) {
+                p.push(v).expect("collection alive");
+            }
+            c.commit();
+            sum = c.iter().fold(sum, |a, &v| a.wrapping_add(v));
+            c.clear_visible();
+        }
+        sum
+    }
+
+    /// The same with the collection's own `push` (no producer, no lock).
+    fn uncontended_local(c: &mut BufferedCollection<u64>, m: u64) -> u64 {
+        let mut sum = 0u64;
+        for start in (0..m).step_by(UNCONTENDED_BATCH as usize) {
+            for v in start..m.min(start + UNCONTENDED_BATCH) {
+                c.push(v);
+            }
+            c.commit();
+            sum = c.iter().fold(sum, |a, &v| a.wrapping_add(v));
+            c.clear_visible();
+        }
+        sum
+    }
+
+    /// The same with a channel: `send`, then `try_iter` every
+    /// [`UNCONTENDED_BATCH`] sends.
+    fn uncontended_channel<C: SpinChannel>(ch: &C, m: u64) -> u64 {
+        let mut sum = 0u64;
+        for start in (0..m).step_by(UNCONTENDED_BATCH as usize) {
+            for v in start..m.min(start + UNCONTENDED_BATCH) {
+                C::send(ch.tx(), v);
+            }
+            ch.drain(&mut sum);
+        }
+        sum
+    }
+
+    /// The async shape: [`ASYNC_TASKS`] tasks on the runtime push `m`
+    /// values each with `Producer::push_async`; the owner (the `block_on`
+    /// future, as `#[tokio::main]`'s body) loops `wait_pending_async` +
+    /// `commit` + read every value + `clear_visible`.
+    fn async_rwc(rt: &Runtime, c: &mut BufferedCollection<u64>, m: u64) -> u64 {
+        let total = (ASYNC_TASKS * m) as usize;
+        let producers: Vec<Producer<u64>> = (0..ASYNC_TASKS).map(|_| c.producer()).collect();
+        rt.block_on(async {
+            let tasks: Vec<_> = (0..ASYNC_TASKS)
+                .zip(producers)
+                .map(|(t, p)| {
+                    tokio::spawn(async move {
+                        for i in 0..m {
+                            p.push_async(t * m + i).await.expect("collection alive");
+                        }
+                    })
+                })
+                .collect();
+            let (mut got, mut sum) = (0, 0u64);
+            while got < total {
+                assert!(
+                    c.wait_pending_async().await,
+                    "producers alive or values pending"
+                );
+                got += c.commit();
+                sum = c.iter().fold(sum, |a, &v| a.wrapping_add(v));
+                c.clear_visible();
+            }
+            for task in tasks {
+                task.await.expect("producer task");
+            }
+            sum
+        })
+    }
+
+    /// The async shape on tokio's unbounded channel: the tasks `send`
+    /// (never waits), the owner `recv().await`s one value and drains the
+    /// rest with `try_recv`.
+    fn async_tokio_unbounded(
+        rt: &Runtime,
+        tx: &tokio::sync::mpsc::UnboundedSender<u64>,
+        rx: &mut tokio::sync::mpsc::UnboundedReceiver<u64>,
+        m: u64,
+    ) -> u64 {
+        let total = ASYNC_TASKS * m;
+        rt.block_on(async {
+            let tasks: Vec<_> = (0..ASYNC_TASKS)
+                .map(|t| {
+                    let tx = tx.clone();
+                    tokio::spawn(async move {
+                        for i in 0..m {
+                            tx.send(t * m + i).expect("receiver alive");
+                        }
+                    })
+                })
+                .collect();
+            let (mut got, mut sum) = (0, 0u64);
+            while got < total {
+                let v = rx.recv().await.expect("senders alive");
+                sum = sum.wrapping_add(v);
+                got += 1;
+                while let Ok(v) = rx.try_recv() {
+                    sum = sum.wrapping_add(v);
+                    got += 1;
+                }
+            }
+            for task in tasks {
+                task.await.expect("producer task");
+            }
+            sum
+        })
+    }
+
+    /// The same on tokio's bounded channel: `send(v).await`.
+    fn async_tokio_bounded(
+        rt: &Runtime,
+        tx: &tokio::sync::mpsc::Sender<u64>,
+        rx: &mut tokio::sync::mpsc::Receiver<u64>,
+        m: u64,
+    ) -> u64 {
+        let total = ASYNC_TASKS * m;
+        rt.block_on(async {
+            let tasks: Vec<_> = (0..ASYNC_TASKS)
+                .map(|t| {
+                    let tx = tx.clone();
+                    tokio::spawn(async move {
+                        for i in 0..m {
+                            tx.send(t * m + i).await.expect("receiver alive");
+                        }
+                    })
+                })
+                .collect();
+            let (mut got, mut sum) = (0, 0u64);
+            while got < total {
+                let v = rx.recv().await.expect("senders alive");
+                sum = sum.wrapping_add(v);
+                got += 1;
+                while let Ok(v) = rx.try_recv() {
+                    sum = sum.wrapping_add(v);
+                    got += 1;
+                }
+            }
+            for task in tasks {
+                task.await.expect("producer task");
+            }
+            sum
+        })
+    }
+
+    /// The same on flume's unbounded channel, async side: `send_async`,
+    /// `recv_async` + `try_iter`.
+    fn async_flume(rt: &Runtime, ch: &Flume, m: u64) -> u64 {
+        let total = ASYNC_TASKS * m;
+        rt.block_on(async {
+            let tasks: Vec<_> = (0..ASYNC_TASKS)
+                .map(|t| {
+                    let tx = ch.0.clone();
+                    tokio::spawn(async move {
+                        for i in 0..m {
+                            tx.send_async(t * m + i).await.expect("receiver alive");
+                        }
+                    })
+                })
+                .collect();
+            let (mut got, mut sum) = (0, 0u64);
+            while got < total {
+                let v = ch.1.recv_async().await.expect("senders alive");
+                sum = sum.wrapping_add(v);
+                got += 1 + fold_count(ch.1.try_iter(), &mut sum);
+            }
+            for task in tasks {
+                task.await.expect("producer task");
+            }
+            sum
+        })
+    }
+
+    /// One method of a producer shape: a run returns the sum of everything
+    /// the owner received.
+    struct Method<'a> {
+        name: &'static str,
+        run: Box<dyn FnMut() -> u64 + 'a>,
+        /// Whether one untimed pass has checked the result (criterion mode).
+        checked: bool,
+    }
+
+    fn method<'a>(name: &'static str, run: impl FnMut() -> u64 + 'a) -> Method<'a> {
+        Method {
+            name,
+            run: Box::new(run),
+            checked: false,
+        }
+    }
+
+    /// One criterion group of the producer shapes:
+    /// `producers/{kind}/{threads}t`.
+    struct Shape<'a> {
+        /// `unbounded`, `bounded`, `async` or `uncontended`.
+        kind: &'static str,
+        /// Producer threads (tasks in the async shape).
+        threads: u64,
+        /// Values pushed in one pass, all producers together.
+        pushes: u64,
+        /// The method the group's own ratio column divides by.
+        reference: &'static str,
+        methods: Vec<Method<'a>>,
+    }
+
+    impl Shape<'_> {
+        fn name(&self) -> String {
+            format!("producers/{}/{}t", self.kind, self.threads)
+        }
+
+        /// One timed pass of method `i`, its result checked afterwards
+        /// (untimed). The time includes spawning and joining the producer
+        /// threads (or tasks): tens of microseconds, against a pass of
+        /// millions of pushes.
+        fn pass(&mut self, i: usize) -> Duration {
+            let expected = expected_sum(self.pushes);
+            let m = &mut self.methods[i];
+            let start = Instant::now();
+            let sum = black_box((m.run)());
+            let elapsed = start.elapsed();
+            assert_eq!(
+                sum, expected,
+                "producers/{}/{}t/{}: the sum of what the owner received",
+                self.kind, self.threads, m.name
+            );
+            elapsed
+        }
+    }
+
+    fn unbounded_shape(n: u64, m: u64) -> Shape<'static> {
+        let mut c = BufferedCollection::new();
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let cb = Crossbeam(tx, rx);
+        let (tx, rx) = flume::unbounded();
+        let fl = Flume(tx, rx);
+        let (tx, rx) = mpsc::channel();
+        let sm = StdMpsc(tx, rx);
+        Shape {
+            kind: "unbounded",
+            threads: n,
+            pushes: n * m,
+            reference: "crossbeam",
+            methods: vec![
+                method("read_write_collection", move || spin_rwc(&mut c, n, m)),
+                method("crossbeam", move || spin_channel(&cb, n, m)),
+                method("flume", move || spin_channel(&fl, n, m)),
+                method("std_mpsc", move || spin_channel(&sm, n, m)),
+            ],
+        }
+    }
+
+    fn bounded_shape(n: u64, m: u64) -> Shape<'static> {
+        let mut c = BufferedCollection::bounded(BOUND);
+        let (tx, rx) = crossbeam_channel::bounded(BOUND);
+        let cb = Crossbeam(tx, rx);
+        Shape {
+            kind: "bounded",
+            threads: n,
+            pushes: n * m,
+            reference: "crossbeam",
+            methods: vec![
+                method("read_write_collection", move || spin_rwc(&mut c, n, m)),
+                method("crossbeam", move || spin_channel(&cb, n, m)),
+            ],
+        }
+    }
+
+    fn async_shape(rt: &Runtime, m: u64) -> Shape<'_> {
+        let mut unbounded = BufferedCollection::new();
+        let mut bounded = BufferedCollection::bounded(BOUND);
+        let (utx, mut urx) = tokio::sync::mpsc::unbounded_channel();
+        let (btx, mut brx) = tokio::sync::mpsc::channel(BOUND);
+        let (tx, rx) = flume::unbounded();
+        let fl = Flume(tx, rx);
+        Shape {
+            kind: "async",
+            threads: ASYNC_TASKS,
+            pushes: ASYNC_TASKS * m,
+            reference: "tokio",
+            methods: vec![
+                method("read_write_collection", move || {
+                    async_rwc(rt, &mut unbounded, m)
+                }),
+                method("read_write_collection_bounded", move || {
+                    async_rwc(rt, &mut bounded, m)
+                }),
+                method("tokio", move || {
+                    async_tokio_unbounded(rt, &utx, &mut urx, m)
+                }),
+                method("tokio_bounded", move || {
+                    async_tokio_bounded(rt, &btx, &mut brx, m)
+                }),
+                method("flume", move || async_flume(rt, &fl, m)),
+            ],
+        }
+    }
+
+    fn uncontended_shape(m: u64) -> Shape<'static> {
+        let mut c = BufferedCollection::new();
+        let mut local = BufferedCollection::new();
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let cb = Crossbeam(tx, rx);
+        Shape {
+            kind: "uncontended",
+            threads: 1,
+            pushes: m,
+            reference: "crossbeam",
+            methods: vec![
+                method("read_write_collection", move || uncontended_rwc(&mut c, m)),
+                method("local_push", move || uncontended_local(&mut local, m)),
+                method("crossbeam", move || uncontended_channel(&cb, m)),
+            ],
+        }
+    }
+
+    /// `1k`, `1M` or a plain number.
+    fn parse_count(var: &str, s: &str) -> u64 {
+        let s = s.trim();
+        let (digits, scale) = match s.as_bytes().last() {
+            Some(b'k') => (&s[..s.len() - 1], 1_000),
+            Some(b'M') => (&s[..s.len() - 1], 1_000_000),
+            _ => (s, 1),
+        };
+        digits
+            .parse::<u64>()
+            .map(|d| d * scale)
+            .unwrap_or_else(|_| panic!("{var}: cannot parse {s:?} (use e.g. 10k, 1M, 4)"))
+    }
+
+    /// Whether criterion was asked for a quick run: `--measurement-time`
+    /// under one second (CI's smoke run passes 0.1).
+    fn quick_run() -> bool {
+        let args: Vec<String> = std::env::args().collect();
+        args.iter().enumerate().any(|(i, a)| {
+            let value = if a == "--measurement-time" {
+                args.get(i + 1).map(String::as_str)
+            } else {
+                a.strip_prefix("--measurement-time=")
+            };
+            value
+                .and_then(|v| v.parse::<f64>().ok())
+                .is_some_and(|t| t < 1.0)
+        })
+    }
+
+    /// The values each producer pushes in one pass (`M`):
+    /// `RWC_PRODUCER_PUSHES`, else 1M under `cargo bench` and 10k in a
+    /// quick run or under `cargo test`.
+    fn producer_pushes(benching: bool) -> u64 {
+        match std::env::var("RWC_PRODUCER_PUSHES") {
+            Ok(s) => parse_count("RWC_PRODUCER_PUSHES", &s),
+            Err(_) if benching && !quick_run() => 1_000_000,
+            Err(_) => 10_000,
+        }
+    }
+
+    /// The producer thread counts of the sync shapes:
+    /// `RWC_PRODUCER_THREADS` (comma-separated), else 1, 2 and 4.
+    fn producer_threads() -> Vec<u64> {
+        match std::env::var("RWC_PRODUCER_THREADS") {
+            Ok(list) => list
+                .split(',')
+                .map(|t| parse_count("RWC_PRODUCER_THREADS", t))
+                .collect(),
+            Err(_) => vec![1, 2, 4],
+        }
+    }
+
+    /// Whether the group `name` starts with one of the comma-separated
+    /// prefixes in `RWC_GROUPS` (every producer group when it is unset).
+    fn group_selected(name: &str) -> bool {
+        match std::env::var("RWC_GROUPS") {
+            Ok(list) => list.split(',').any(|g| name.starts_with(g.trim())),
+            Err(_) => true,
+        }
+    }
+
+    /// `RWC_ALTERNATE=rounds`: the producer shapes in alternating rounds
+    /// instead of criterion (see the module docs).
+    fn alternate_rounds() -> Option<usize> {
+        std::env::var("RWC_ALTERNATE").ok().map(|k| {
+            k.parse()
+                .ok()
+                .filter(|&r| r > 0)
+                .unwrap_or_else(|| panic!("RWC_ALTERNATE: not a number of rounds: {k:?}"))
+        })
+    }
+
+    /// The selected producer shapes, in the order they run.
+    fn producer_shapes(rt: Option<&Runtime>, m: u64) -> Vec<Shape<'_>> {
+        let threads = producer_threads();
+        let mut shapes: Vec<Shape<'_>> = threads.iter().map(|&n| unbounded_shape(n, m)).collect();
+        shapes.extend(threads.iter().map(|&n| bounded_shape(n, m)));
+        if let Some(rt) = rt {
+            shapes.push(async_shape(rt, m));
+        }
+        shapes.push(uncontended_shape(m));
+        shapes.retain(|s| group_selected(&s.name()));
+        shapes
+    }
+
+    fn bench_shapes(c: &mut Criterion, shapes: &mut [Shape<'_>]) {
+        for shape in shapes {
+            let mut group = c.benchmark_group(shape.name());
+            group.throughput(Throughput::Elements(shape.pushes));
+            // A pass is milliseconds (tens under `cargo bench`): ten
+            // samples of whole passes, not criterion's linear ramp.
+            group.sampling_mode(SamplingMode::Flat);
+            group.sample_size(10);
+            for i in 0..shape.methods.len() {
+                group.bench_function(shape.methods[i].name, |b| {
+                    // Criterion calls this only for a selected benchmark:
+                    // the untimed check pass runs for those alone.
+                    if !shape.methods[i].checked {
+                        shape.pass(i);
+                        shape.methods[i].checked = true;
+                    }
+                    b.iter_custom(|iters| (0..iters).map(|_| shape.pass(i)).sum())
+                });
+            }
+            group.finish();
+        }
+    }
+
+    fn median_and_quartiles(t: &mut [f64]) -> (f64, f64, f64) {
+        t.sort_by(f64::total_cmp);
+        let at = |q: usize| t[(t.len() - 1) * q / 4];
+        (at(2), at(1), at(3))
+    }
+
+    /// Every method of every selected shape once per round, `rounds`
+    /// rounds, each round starting one method later than the one before;
+    /// prints the medians and ratios as a markdown table.
+    fn alternate_shapes(shapes: &mut [Shape<'_>], rounds: usize, m: u64, workers: Option<usize>) {
+        // One untimed pass each: checks the result and warms the buffers.
+        for s in shapes.iter_mut() {
+            for i in 0..s.methods.len() {
+                s.pass(i);
+            }
+        }
+        let index: Vec<(usize, usize)> = shapes
+            .iter()
+            .enumerate()
+            .flat_map(|(s, shape)| (0..shape.methods.len()).map(move |i| (s, i)))
+            .collect();
+        let mut times: Vec<Vec<f64>> = vec![Vec::with_capacity(rounds); index.len()];
+        for round in 0..rounds {
+            for k in 0..index.len() {
+                let j = (k + round) % index.len();
+                let (s, i) = index[j];
+                let elapsed = shapes[s].pass(i);
+                times[j].push(elapsed.as_secs_f64() * 1e9 / shapes[s].pushes as f64);
+            }
+        }
+        let stats: Vec<(f64, f64, f64)> =
+            times.iter_mut().map(|t| median_and_quartiles(t)).collect();
+        let median_of = |kind: &str, threads: u64, name: &str| {
+            index
+                .iter()
+                .position(|&(s, i)| {
+                    shapes[s].kind == kind
+                        && shapes[s].threads == threads
+                        && shapes[s].methods[i].name == name
+                })
+                .map(|j| stats[j].0)
+        };
+        let ratio =
+            |x: f64, to: Option<f64>| to.map_or(String::new(), |r| format!("{:.2}x", x / r));
+        let workers = workers.map_or(String::new(), |w| format!("; tokio: {w} worker threads"));
+        println!(
+            "## producers: {rounds} alternating rounds, M = {m} pushes per producer; \
+             median ns per push (pass wall time / all pushes); owner idles with \
+             thread::yield_now{workers}"
+        );
+        println!();
+        println!(
+            "| shape | threads | method | ns/push | quartiles | vs crossbeam unbounded (same threads) | vs group reference |"
+        );
+        println!("| --- | ---: | --- | ---: | --- | ---: | --- |");
+        for (j, &(s, i)) in index.iter().enumerate() {
+            let shape = &shapes[s];
+            let name = shape.methods[i].name;
+            let (median, q1, q3) = stats[j];
+            let cb = ratio(median, median_of("unbounded", shape.threads, "crossbeam"));
+            let own = ratio(
+                median,
+                median_of(shape.kind, shape.threads, shape.reference),
+            );
+            println!(
+                "| {} | {} | {name} | {median:.1} | {q1:.1}–{q3:.1} | {cb} | {own} {}/{} |",
+                shape.kind, shape.threads, shape.kind, shape.reference
+            );
+        }
+    }
+
+    /// The producer shapes: criterion groups, or the alternating table.
+    fn producer_shape_groups(c: &mut Criterion, benching: bool) {
+        let m = producer_pushes(benching);
+        let async_selected = group_selected(&format!("producers/async/{ASYNC_TASKS}t"));
+        let workers = thread::available_parallelism().map_or(2, |n| n.get());
+        let rt = async_selected.then(|| {
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(workers)
+                .build()
+                .expect("tokio runtime")
+        });
+        let mut shapes = producer_shapes(rt.as_ref(), m);
+        eprintln!(
+            "# producer shapes: M = {m} pushes per producer (RWC_PRODUCER_PUSHES), \
+             threads {:?} (RWC_PRODUCER_THREADS), owner idle: thread::yield_now, \
+             tokio workers: {workers}",
+            producer_threads()
+        );
+        match alternate_rounds() {
+            Some(rounds) => {
+                alternate_shapes(&mut shapes, rounds, m, rt.as_ref().map(|_| workers));
+            }
+            None => bench_shapes(c, &mut shapes),
+        }
+    }
+
     pub(crate) fn main() {
         let benching = std::env::args().any(|a| a == "--bench");
         let mut c = Criterion::default().configure_from_args();
+        if alternate_rounds().is_some() {
+            // Only the producer shapes have an alternating form.
+            producer_shape_groups(&mut c, benching);
+            return;
+        }
         frame_group(&mut c, 1_000, "1k");
         if benching {
             frame_group(&mut c, 100_000, "100k");
@@ -418,6 +1185,7 @@ mod imp {
         producer_group(&mut c);
         frame10k_group(&mut c);
         contended_groups(&mut c);
+        producer_shape_groups(&mut c, benching);
         c.final_summary();
     }
 }

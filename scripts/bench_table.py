@@ -43,7 +43,8 @@ METHOD_ORDER = [
     "buffered", "producer", "cursor", "body_remove", "with_auto_remove", "false_predicate", "traverse",
     "unordered", "retain_mut", "two_vecs", "swap_remove", "hand_loop",
     "vec_grow_scan", "vec_remove", "iter_mut", "iter_mut_checked", "copy_floor",
-    "vec_deque", "std_mpsc", "crossbeam",
+    "vec_deque", "read_write_collection", "read_write_collection_bounded", "local_push",
+    "crossbeam", "flume", "std_mpsc", "tokio", "tokio_bounded",
 ]
 
 LABELS = {
@@ -238,10 +239,13 @@ def main():
     buffered = [g for g in data if g.startswith(("frame/", "producers/"))]
     if buffered:
         print("### Buffered collection\n")
-        print("| group | method | ns per element | ratio to `buffered`/`producer` |")
+        # The producer shapes' own table (medians of alternating rounds,
+        # ratios to crossbeam) is printed by `RWC_ALTERNATE=15 cargo bench
+        # --bench buffered`; here they are criterion's medians.
+        print("| group | method | ns per element | ratio to `buffered`/`producer`/`read_write_collection` |")
         print("| --- | --- | --- | --- |")
         for g in sorted(buffered, key=size_key):
-            ref = data[g].get("buffered") or data[g].get("producer")
+            ref = data[g].get("buffered") or data[g].get("producer") or data[g].get("read_write_collection")
             for m, e in sorted(data[g].items(), key=lambda kv: method_key(kv[0])):
                 rel = f"{e[0] / ref[0]:.2f}" if ref else ""
                 print(f"| {g} | {m} | {fmt_ns(ns_per_elem(e))} | {rel} |")
