@@ -11,15 +11,21 @@ use std::time::Duration;
 
 /// Drops the payload of a caught panic that will not be resumed (a
 /// waker's, or a later one when the first is the one reported). A payload
-/// whose own `Drop` panics is caught once more and that second payload is
-/// leaked: the caller's remaining work (other wake-ups, other hook calls)
-/// is never cut short by it.
+/// whose own `Drop` panics yields another payload, which is dropped the
+/// same way, a few levels deep; one that keeps doing so is leaked. The
+/// caller's remaining work (other wake-ups, other hook calls) is never cut
+/// short by it.
 #[cfg(any(feature = "async", feature = "rayon"))]
 pub(crate) fn discard_panic(payload: std::boxed::Box<dyn std::any::Any + Send>) {
     use std::panic::{catch_unwind, AssertUnwindSafe};
-    if let Err(nested) = catch_unwind(AssertUnwindSafe(move || drop(payload))) {
-        core::mem::forget(nested);
+    let mut payload = payload;
+    for _ in 0..8 {
+        match catch_unwind(AssertUnwindSafe(move || drop(payload))) {
+            Ok(()) => return,
+            Err(nested) => payload = nested,
+        }
     }
+    core::mem::forget(payload);
 }
 
 /// Locks `mutex`, ignoring poisoning: nothing user-supplied runs under

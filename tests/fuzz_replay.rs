@@ -24,7 +24,11 @@ mod common;
 mod model;
 
 /// `(target, file name, contents)` of every file in `fuzz/regressions/`.
-const REGRESSIONS: &[(&str, &str, &[u8])] = &[];
+const REGRESSIONS: &[(&str, &str, &[u8])] = &[(
+    "auto_remove",
+    "try-reserve-past-the-bound",
+    include_bytes!("../fuzz/regressions/auto_remove/try-reserve-past-the-bound"),
+)];
 
 fn kind_of(target: &str) -> model::Kind {
     model::TARGETS

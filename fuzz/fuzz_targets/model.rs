@@ -1848,8 +1848,16 @@ impl Checker {
             }
             VecOp::TryReserve(n) => {
                 let n = usize::from(n % 64);
-                assert!(c.try_reserve(n).is_ok(), "try_reserve of a small amount");
-                assert!(c.capacity() >= len + n.min(self.room()), "try_reserve");
+                let capacity = c.capacity();
+                if n <= self.room() {
+                    assert!(c.try_reserve(n).is_ok(), "try_reserve within the bound");
+                    assert!(c.capacity() >= len + n, "try_reserve");
+                } else {
+                    // Past a bounded collection's room: an error, and
+                    // nothing reserved.
+                    assert!(c.try_reserve(n).is_err(), "try_reserve past the bound");
+                    assert_eq!(c.capacity(), capacity, "a refused try_reserve reserved");
+                }
                 assert!(
                     c.spare_capacity_mut().len() <= self.room(),
                     "spare past the bound"
