@@ -79,8 +79,8 @@
 //!
 //! **Environment.** `RWC_PRODUCER_PUSHES`: M, the values each producer
 //! pushes per pass (`10k`, `1M` or a number); by default 1M under
-//! `cargo bench`, and 10k under `cargo test` and in a quick criterion run
-//! (`--measurement-time` under one second, as CI's smoke run passes).
+//! `cargo bench`, and 10k under `cargo test` (CI's smoke run sets
+//! `RWC_PRODUCER_PUSHES=10k`).
 //! `RWC_PRODUCER_THREADS`: the N of the sync shapes (default `1,2,4`).
 //! `RWC_GROUPS`: comma-separated prefixes of the producer groups to build
 //! and run (default all), e.g. `producers/unbounded,producers/async`.
@@ -119,6 +119,9 @@ fn main() {
 fn main() {}
 
 #[cfg(not(any(loom, miri)))]
+mod support;
+
+#[cfg(not(any(loom, miri)))]
 mod imp {
     use std::collections::VecDeque;
     use std::hint::black_box;
@@ -130,6 +133,8 @@ mod imp {
     use criterion::{Criterion, SamplingMode, Throughput};
     use read_write_collection::{BufferedCollection, Producer};
     use tokio::runtime::Runtime;
+
+    use crate::support::{alternate_rounds, parse_count};
 
     /// A 24-byte event.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -964,43 +969,13 @@ mod imp {
         }
     }
 
-    /// `1k`, `1M` or a plain number.
-    fn parse_count(var: &str, s: &str) -> u64 {
-        let s = s.trim();
-        let (digits, scale) = match s.as_bytes().last() {
-            Some(b'k') => (&s[..s.len() - 1], 1_000),
-            Some(b'M') => (&s[..s.len() - 1], 1_000_000),
-            _ => (s, 1),
-        };
-        digits
-            .parse::<u64>()
-            .map(|d| d * scale)
-            .unwrap_or_else(|_| panic!("{var}: cannot parse {s:?} (use e.g. 10k, 1M, 4)"))
-    }
-
-    /// Whether criterion was asked for a quick run: `--measurement-time`
-    /// under one second (CI's smoke run passes 0.1).
-    fn quick_run() -> bool {
-        let args: Vec<String> = std::env::args().collect();
-        args.iter().enumerate().any(|(i, a)| {
-            let value = if a == "--measurement-time" {
-                args.get(i + 1).map(String::as_str)
-            } else {
-                a.strip_prefix("--measurement-time=")
-            };
-            value
-                .and_then(|v| v.parse::<f64>().ok())
-                .is_some_and(|t| t < 1.0)
-        })
-    }
-
     /// The values each producer pushes in one pass (`M`):
-    /// `RWC_PRODUCER_PUSHES`, else 1M under `cargo bench` and 10k in a
-    /// quick run or under `cargo test`.
+    /// `RWC_PRODUCER_PUSHES`, else 1M under `cargo bench` and 10k under
+    /// `cargo test`.
     fn producer_pushes(benching: bool) -> u64 {
         match std::env::var("RWC_PRODUCER_PUSHES") {
             Ok(s) => parse_count("RWC_PRODUCER_PUSHES", &s),
-            Err(_) if benching && !quick_run() => 1_000_000,
+            Err(_) if benching => 1_000_000,
             Err(_) => 10_000,
         }
     }
@@ -1024,17 +999,6 @@ mod imp {
             Ok(list) => list.split(',').any(|g| name.starts_with(g.trim())),
             Err(_) => true,
         }
-    }
-
-    /// `RWC_ALTERNATE=rounds`: the producer shapes in alternating rounds
-    /// instead of criterion (see the module docs).
-    fn alternate_rounds() -> Option<usize> {
-        std::env::var("RWC_ALTERNATE").ok().map(|k| {
-            k.parse()
-                .ok()
-                .filter(|&r| r > 0)
-                .unwrap_or_else(|| panic!("RWC_ALTERNATE: not a number of rounds: {k:?}"))
-        })
     }
 
     /// The selected producer shapes, in the order they run.

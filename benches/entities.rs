@@ -53,6 +53,9 @@ fn main() {
 fn main() {}
 
 #[cfg(not(any(loom, miri)))]
+mod support;
+
+#[cfg(not(any(loom, miri)))]
 mod imp {
     use std::hint::black_box;
     use std::mem;
@@ -62,6 +65,8 @@ mod imp {
     use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput};
     use read_write_collection::{AutoRemove, Mode, ReadWriteCollection};
     use vec_mut_scan::VecGrowScan;
+
+    use crate::support::{alternate_rounds, parse_count};
 
     /// Set on parents that spawn a child when updated.
     const SPAWNS: u32 = 1 << 30;
@@ -521,18 +526,6 @@ mod imp {
         expect_sorted: &'g [Entity<PAD>],
         /// Methods waiting for `alternate` (with `RWC_ALTERNATE` set).
         queued: Vec<(String, TimedPass<'g>)>,
-    }
-
-    /// `RWC_ALTERNATE=rounds`: instead of criterion's one-method-at-a-time
-    /// sampling, run every method of a group once per round, for `rounds`
-    /// rounds, and print each method's median pass time and its ratio to
-    /// the group's anchors. On a shared, noisy machine, load changes then
-    /// hit every method alike, so the ratios stay meaningful.
-    fn alternate_rounds() -> Option<usize> {
-        std::env::var("RWC_ALTERNATE").ok().map(|k| {
-            k.parse()
-                .unwrap_or_else(|_| panic!("RWC_ALTERNATE: not a number: {k:?}"))
-        })
     }
 
     /// The methods other methods are compared with, in the printed ratios.
@@ -1020,18 +1013,9 @@ mod imp {
         group.finish();
     }
 
-    /// `1k`, `100k`, `1M` or a plain number.
+    /// A size of `RWC_BENCH_SIZES`: `1k`, `100k`, `1M` or a plain number.
     fn parse_size(s: &str) -> usize {
-        let s = s.trim();
-        let (digits, scale) = match s.as_bytes().last() {
-            Some(b'k') => (&s[..s.len() - 1], 1_000),
-            Some(b'M') => (&s[..s.len() - 1], 1_000_000),
-            _ => (s, 1),
-        };
-        digits
-            .parse::<usize>()
-            .map(|d| d * scale)
-            .unwrap_or_else(|_| panic!("RWC_BENCH_SIZES: cannot parse {s:?} (use e.g. 1k,100k,1M)"))
+        usize::try_from(parse_count("RWC_BENCH_SIZES", s)).expect("RWC_BENCH_SIZES: too large")
     }
 
     pub(crate) fn main() {

@@ -25,6 +25,9 @@ fn main() {
 }
 
 #[cfg(not(any(loom, miri)))]
+mod support;
+
+#[cfg(not(any(loom, miri)))]
 mod imp {
     use std::hint::black_box;
     use std::time::{Duration, Instant};
@@ -32,6 +35,8 @@ mod imp {
     use criterion::{Criterion, SamplingMode, Throughput};
     use rayon::prelude::*;
     use read_write_collection::ReadWriteCollection;
+
+    use crate::support::alternate_rounds;
 
     #[derive(Clone, Copy, Debug, PartialEq)]
     #[repr(C)]
@@ -289,10 +294,7 @@ mod imp {
                 ));
             }
             let name = format!("parallel/{s:?}/{n}");
-            if let Some(rounds) = std::env::var("RWC_ALTERNATE")
-                .ok()
-                .map(|r| r.parse::<usize>().unwrap())
-            {
+            if let Some(rounds) = alternate_rounds() {
                 let mut times = vec![Vec::new(); methods.len()];
                 for _ in 0..rounds {
                     for (i, (_, pass)) in methods.iter_mut().enumerate() {

@@ -1,0 +1,33 @@
+//! What every benchmark binary reads from its environment, in one place
+//! (each bench is its own crate and includes this file as a module, and
+//! uses what it needs of it).
+#![allow(dead_code)]
+
+/// `1k`, `100k`, `1M` or a plain number, from the variable `var` (named in
+/// the panic message when `s` does not parse).
+pub(crate) fn parse_count(var: &str, s: &str) -> u64 {
+    let s = s.trim();
+    let (digits, scale) = match s.as_bytes().last() {
+        Some(b'k') => (&s[..s.len() - 1], 1_000),
+        Some(b'M') => (&s[..s.len() - 1], 1_000_000),
+        _ => (s, 1),
+    };
+    digits
+        .parse::<u64>()
+        .map(|d| d * scale)
+        .unwrap_or_else(|_| panic!("{var}: cannot parse {s:?} (use e.g. 10k, 1M, 4)"))
+}
+
+/// `RWC_ALTERNATE=rounds`: instead of criterion's one-method-at-a-time
+/// sampling, run every method of a group once per round, for `rounds`
+/// rounds, and report medians and same-run ratios. On a shared, noisy
+/// machine, load changes then hit every method alike, so the ratios stay
+/// meaningful. `None` when the variable is unset.
+pub(crate) fn alternate_rounds() -> Option<usize> {
+    std::env::var("RWC_ALTERNATE").ok().map(|k| {
+        k.parse()
+            .ok()
+            .filter(|&r| r > 0)
+            .unwrap_or_else(|| panic!("RWC_ALTERNATE: not a number of rounds: {k:?}"))
+    })
+}
