@@ -289,18 +289,16 @@ impl<'a, T> Locked<'a, T> {
     /// released meanwhile) and returns at once, like a spurious wake-up:
     /// callers re-check their condition in a loop.
     fn wait(mut self, condvar: &Condvar, timeout: Option<Duration>) -> Self {
-        let mut guard = self.guard.take().expect("locked");
-        if !guard.must_wake {
-            guard = match timeout {
+        let guard = self.guard.take().expect("locked");
+        self.guard = Some(if guard.must_wake {
+            Self::release_and_wake(guard, self.shared);
+            lock(&self.shared.queue)
+        } else {
+            match timeout {
                 Some(timeout) => wait_timeout(condvar, guard, timeout),
                 None => wait(condvar, guard),
-            };
-        } else {
-            self.guard = Some(guard);
-            self.release();
-            guard = lock(&self.shared.queue);
-        }
-        self.guard = Some(guard);
+            }
+        });
         self
     }
 }
