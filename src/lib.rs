@@ -456,7 +456,7 @@ pub use parallel::{ParAutoRemove, ParEntry};
 #[cfg(feature = "std")]
 pub use producer::{Producer, ProducerClosed};
 #[cfg(feature = "async")]
-pub use producer::{PushFuture, WaitPendingFuture};
+pub use producer::{PushFuture, PushPermit, ReserveFuture, WaitPendingFuture};
 pub use vec_api::ExtractIf;
 
 /// The README's examples, compiled and run as doc tests so they stay true.

@@ -1,55 +1,106 @@
 //! Cross-thread producers for [`BufferedCollection`](crate::BufferedCollection).
 //!
-//! # The shared queue
+//! # One buffer per producer handle
 //!
-//! Producers push into one `Vec` behind a mutex; the collection swaps it out
-//! whole at `commit`. The same mutex guards the queue's state:
+//! Every [`Producer`] handle owns a *slot*: a `Vec` behind its own mutex,
+//! which only that handle's pushes and the collection's owner ever lock.
+//! Pushes through different handles therefore never wait for each other;
+//! `Producer::clone` makes a new slot, so one clone per thread is the fast
+//! path. The collection keeps the *registry* of slots behind a second
+//! mutex, the *control* lock, with the rest of the queue's state:
+//!
+//! ```text
+//!   Shared ── control: Mutex<Queue> ─ registry ─┬─ Slot (handle A, live) ── [a0 a1 a2]
+//!   │           producers, held, waiters,       ├─ Slot (handle B, live) ── []
+//!   │           wake-ups to deliver, wakers      └─ Slot (B's clone, dropped) ── [c0]
+//!   ├── closed: AtomicBool    (set under control; pushes read it under their slot)
+//!   ├── max:    AtomicUsize   (the bound; changed under control + every slot)
+//!   ├── room:   AtomicUsize   (bounded only: pushes may still take this many)
+//!   └── consumers_waiting: AtomicBool (a push must wake a wait)
+//! ```
+//!
+//! * A push locks its slot, reads `closed` (and, when bounded, takes one
+//!   unit of `room` with a compare-and-swap), appends, unlocks, and then
+//!   reads `consumers_waiting`: only a set flag makes it lock the control
+//!   mutex to wake a waiting consumer. An uncontended push touches no
+//!   condition variable, no waker list and no lock but its slot's.
+//! * `commit` walks the registry under the control lock and, slot by slot,
+//!   swaps the slot's `Vec` with an empty spare under the slot's lock (the
+//!   only time it holds a producer up), then appends it outside that lock.
+//!   The emptied `Vec` becomes the spare for the next slot, so a steady
+//!   state allocates nothing. Slots are taken in registry order (handles in
+//!   the order they were made): **each producer's order is kept**; the
+//!   order *across* producers is the registry's, not the order of arrival.
+//! * A handle that is dropped marks its slot dead; a dead slot is removed
+//!   once empty (at once if it is, else by the commit that takes its
+//!   values, which are never lost). The walk sees only live slots and dead
+//!   ones still holding values.
+//!
+//! Memory per producer handle: the handle (two `Arc`s, 16 bytes), its slot
+//! (an `Arc` allocation of about 64 bytes: counts, mutex, `Vec`, permit
+//! count) plus the capacity its buffer grew to, and 16 bytes in the
+//! registry.
+//!
+//! # Counters
 //!
 //! * `closed`: set by `BufferedCollection::close` and by the collection's
-//!   drop; pushes then hand the value back.
-//! * `producers`: live `Producer` handles, so `wait_pending` can tell that
-//!   nothing can arrive any more.
-//! * For a bounded collection, `max` and `held`: `held` counts the elements
-//!   the collection holds outside the queue (visible + local pending), as
-//!   last published by the collection, plus the room a traversal reserved
-//!   for its pushes. Producers push only while `held + items.len() < max`.
-//!   The collection publishes every increase before it happens (its own
-//!   pushes lock and count; a traversal reserves the room it may use when
-//!   it starts) and decreases lazily (at its next `commit`, `wait_pending`,
-//!   `traverse`, …), so `held` is never below the true count and the
-//!   bound holds at every instant. A new bound is checked against the
-//!   total and installed under one lock, so no push slips in between.
+//!   drop; pushes then hand the value back. Read under the slot's lock, so
+//!   a push either lands before the owner next looks at that slot, or sees
+//!   the close.
+//! * `producers` (under control): live `Producer` handles, so
+//!   `wait_pending` can tell that nothing can arrive any more.
+//! * For a bounded collection, `room`, `held` and `max`: `held` (under
+//!   control) counts the elements the collection holds outside the slots
+//!   (visible + local pending), as last published by the collection, plus
+//!   the room a traversal reserved for its pushes; and at every instant
+//!
+//!   ```text
+//!   room + held + (values in slots) + (outstanding permits) == max
+//!   ```
+//!
+//!   except that a commit moving values from the slots to `held` adds the
+//!   room it frees only at its end (`room` is then smaller, never larger).
+//!   A push takes room with a compare-and-swap that never takes `room`
+//!   below zero, so the bound holds at every instant. The collection
+//!   publishes every increase of its own count before it happens and
+//!   decreases lazily (at its next `commit`, `wait_pending`, `traverse`,
+//!   …). `room` grows only under the control lock; a bound change holds
+//!   the control lock and every slot's, so no push slips in between its
+//!   check and the new count.
 //!
 //! # Who wakes whom
 //!
 //! Two condition variables and, with feature `async`, two sets of task
-//! wakers:
+//! wakers, all under the control lock:
 //!
-//! * *Consumers* (`wait_pending`, `wait_pending_async`) wait for the queue
-//!   to become non-empty or for nothing more to be able to arrive. They are
-//!   woken by the push that makes the queue non-empty, by the last producer
-//!   leaving and by a close.
-//! * *Producers* blocked for room (`push`, `push_batch`, `push_async` on a
-//!   full bounded queue) are woken whenever room is freed: the collection
-//!   publishing a lower count (a `commit`, the end of a traversal, a wait,
-//!   its clears), the clears emptying the producers' queue itself, a bound
-//!   change, and a close.
+//! * *Consumers* (`wait_pending`, `wait_pending_async`) wait for a slot to
+//!   hold values or for nothing more to be able to arrive. A consumer sets
+//!   `consumers_waiting` and then locks each slot to look: a push either
+//!   finishes before the consumer locks its slot (the consumer sees the
+//!   value) or locks it after (the slot's mutex orders the flag before the
+//!   push's read of it, and the push wakes the consumer through the
+//!   control lock, which the consumer holds until it sleeps). Waking the
+//!   consumers clears the flag: the *first* push after a wait starts wakes
+//!   it, later ones pay nothing. The last producer leaving and a close
+//!   wake consumers too.
+//! * *Producers* blocked for room (`push`, `push_batch`, `push_async`,
+//!   `reserve_async` on a full bounded queue) register under the control
+//!   lock after seeing no room there. Room grows only under that lock (a
+//!   commit, the end of a traversal, a wait, the clears, a bound change, a
+//!   permit given back), which wakes them, and so does a close.
 //!
-//! Waiters register (a count, or a waker in a slot) under the lock before
-//! they sleep, and every state change that can end a wait decides whom to
-//! wake under the same lock, so no wake-up is lost; an uncontended push
-//! touches no condition variable and no waker.
-//!
-//! **No foreign code runs under the lock.** What a critical section decides
+//! **No foreign code runs under a lock.** What a critical section decides
 //! to wake is recorded in the queue and delivered by the guard
-//! ([`Locked`]) after it releases the lock: condition variables first,
-//! then the wakers, each wake isolated so that one waker that panics
+//! ([`Locked`]) after it releases the control lock: condition variables
+//! first, then the wakers, each wake isolated so that one waker that panics
 //! costs no one else's wake-up (its panic is reported by the panic hook
 //! and then dropped: the operation that woke it has completed and returns
 //! its own result). Wakers are cloned before the lock is taken and dropped
-//! after it is released; queued elements are dropped outside it. A waker
-//! may therefore look at the queue (`Producer::is_closed`, a push) from
-//! `wake` or `clone` without deadlocking.
+//! after it is released; queued elements are dropped outside every lock.
+//! A waker may therefore look at the queue (`Producer::is_closed`, a push)
+//! from `wake` or `clone` without deadlocking. Lock order: control, then
+//! slots (in registry order); a push never holds its slot's lock while it
+//! takes the control lock.
 //!
 //! A future that is dropped while registered removes its waker (each
 //! registration is a slot the future remembers, valid until the set is
@@ -58,10 +109,13 @@
 use alloc::vec::Vec;
 use core::fmt;
 use core::ops::{Deref, DerefMut};
+use core::sync::atomic::Ordering::{Acquire, Relaxed, SeqCst};
 use std::time::{Duration, Instant};
 
 use crate::error::TryPushError;
-use crate::sync::{lock, wait, wait_timeout, Arc, Condvar, Mutex, MutexGuard};
+use crate::sync::{
+    lock, wait, wait_timeout, Arc, AtomicBool, AtomicUsize, Condvar, Mutex, MutexGuard,
+};
 #[cfg(feature = "async")]
 use core::future::Future;
 #[cfg(feature = "async")]
@@ -71,32 +125,59 @@ use core::task::{Context, Poll, Waker};
 
 /// The queue producers push into and the state around it.
 pub(crate) struct Shared<T> {
-    queue: Mutex<Queue<T>>,
+    control: Mutex<Queue<T>>,
     /// `wait_pending` waits here.
     pushed: Condvar,
     /// Producers blocked on a full bounded collection wait here.
-    room: Condvar,
+    room_freed: Condvar,
+    /// Set (under control) by a close; read by pushes under their slot.
+    closed: AtomicBool,
+    /// The bound; `usize::MAX` when unbounded (then `room` is unused).
+    /// Changed only under the control lock and every slot's.
+    max: AtomicUsize,
+    /// How many more values pushes may take now (bounded only).
+    room: AtomicUsize,
+    /// A consumer waits: the next push must wake it.
+    consumers_waiting: AtomicBool,
 }
 
-/// The state behind the mutex; see the module docs.
-pub(crate) struct Queue<T> {
+/// One producer handle's buffer.
+struct Slot<T> {
+    state: Mutex<SlotState<T>>,
+}
+
+struct SlotState<T> {
+    /// Pushed, not yet committed, in push order.
     items: Vec<T>,
-    closed: bool,
+    /// Permits of this handle not yet used or dropped (room they hold).
+    reserved: usize,
+}
+
+/// A slot in the registry.
+struct Registered<T> {
+    slot: Arc<Slot<T>>,
+    /// Its handle is alive; a dead slot leaves once empty.
+    live: bool,
+}
+
+/// The state behind the control mutex; see the module docs.
+pub(crate) struct Queue<T> {
+    slots: Vec<Registered<T>>,
     producers: usize,
-    /// The bound; `usize::MAX` when unbounded (then `held` is unused).
-    max: usize,
+    /// The collection's count as last published (bounded only).
     held: usize,
     waiting_consumers: usize,
     waiting_producers: usize,
     /// Wake-ups decided under the lock, delivered by [`Locked`] once it is
     /// released.
     wake: Wakeups,
-    /// Whether `wake` holds anything (one test on the uncontended path).
+    /// Whether `wake` holds anything (one test on the fast path).
     must_wake: bool,
     /// Tasks waiting in `wait_pending_async` (feature `async`).
     #[cfg(feature = "async")]
     consumer_wakers: Wakers,
-    /// Tasks waiting in `push_async` for room (feature `async`).
+    /// Tasks waiting in `push_async` or `reserve_async` for room (feature
+    /// `async`).
     #[cfg(feature = "async")]
     producer_wakers: Wakers,
 }
@@ -106,7 +187,7 @@ pub(crate) struct Queue<T> {
 struct Wakeups {
     /// Notify the `pushed` condition variable.
     consumers: bool,
-    /// Notify the `room` condition variable.
+    /// Notify the `room_freed` condition variable.
     producers: bool,
     /// Task wakers taken out of their sets (slots emptied by a
     /// deregistration are `None`).
@@ -122,7 +203,7 @@ impl Wakeups {
             shared.pushed.notify_all();
         }
         if self.producers {
-            shared.room.notify_all();
+            shared.room_freed.notify_all();
         }
         #[cfg(feature = "async")]
         for waker in self.wakers.into_iter().flatten() {
@@ -139,20 +220,6 @@ impl Wakeups {
 }
 
 impl<T> Queue<T> {
-    /// Decides to wake the consumers (a push made the queue non-empty, the
-    /// last producer left, or a close).
-    #[inline]
-    fn wake_consumers(&mut self) {
-        if self.waiting_consumers > 0 {
-            self.wake.consumers = true;
-            self.must_wake = true;
-        }
-        #[cfg(feature = "async")]
-        if self.consumer_wakers.take_into(&mut self.wake.wakers) {
-            self.must_wake = true;
-        }
-    }
-
     /// Decides to wake the producers blocked for room (room freed, the
     /// bound changed, or a close).
     #[inline]
@@ -167,44 +234,18 @@ impl<T> Queue<T> {
         }
     }
 
-    /// Queues `value` (the caller checked `closed` and the room, and made
-    /// room in `items` first, so that nothing here can fail while `value`
-    /// would be dropped under the lock) and wakes the consumers if the
-    /// queue was empty: consumers only wait on an empty queue, so later
-    /// pushes find the wake-up already decided.
+    /// Whether a consumer is registered (a thread in `wait_pending`, a
+    /// task in `wait_pending_async`).
     #[inline]
-    fn push_value(&mut self, value: T) {
-        let was_empty = self.items.is_empty();
-        self.items.push(value);
-        if was_empty {
-            self.wake_consumers();
-        }
-    }
-
-    /// What a wait for pending elements can answer now: `Pending` when
-    /// producers' pushes are queued, `Disconnected` when nothing can arrive
-    /// any more (closed, or no producer), `Full` when nothing can arrive
-    /// until the waiting collection itself frees room (bounded and full,
-    /// nothing queued, a producer blocked for room: the caller is the only
-    /// one who can make progress), `None` while it has to wait.
-    ///
-    /// The caller published the collection's exact count before asking,
-    /// and the collection cannot change while it waits, so `held` is exact.
-    #[inline]
-    fn wait_outcome(&self) -> Option<Waited> {
-        if !self.items.is_empty() {
-            Some(Waited::Pending)
-        } else if self.closed || self.producers == 0 {
-            Some(Waited::Disconnected)
-        } else if self.max != usize::MAX && self.room() == 0 && self.producers_blocked() {
-            Some(Waited::Full)
-        } else {
-            None
-        }
+    fn consumers_registered(&self) -> bool {
+        let waiting = self.waiting_consumers > 0;
+        #[cfg(feature = "async")]
+        let waiting = waiting || !self.consumer_wakers.is_empty();
+        waiting
     }
 
     /// Whether a producer is blocked for room: a thread in `push` or
-    /// `push_batch`, or a task in `push_async`.
+    /// `push_batch`, or a task in `push_async` or `reserve_async`.
     #[inline]
     fn producers_blocked(&self) -> bool {
         let blocked = self.waiting_producers > 0;
@@ -213,45 +254,97 @@ impl<T> Queue<T> {
         blocked
     }
 
-    /// A producer starts waiting for room: a consumer waiting on an empty
-    /// queue is woken to see that only it can free the room (`Full`).
-    #[inline]
-    fn announce_blocked_producer(&mut self) {
-        if self.items.is_empty() {
-            self.wake_consumers();
-        }
-    }
-
-    /// How many more elements producers may push now.
-    #[inline]
-    fn room(&self) -> usize {
-        if self.max == usize::MAX {
-            // Unbounded: never "full". A zero-sized `T` at `usize::MAX`
-            // queued elements makes `Vec::push` panic with "capacity
-            // overflow", which is the truth.
-            usize::MAX
-        } else {
-            // `held + items.len() <= max` at every instant: `set_max`
-            // installs a bound only over a total that fits it.
-            self.max - self.held - self.items.len()
-        }
-    }
-
-    /// Sets `held` to `owned`, the collection's exact count, and wakes
-    /// blocked producers if that freed room.
-    fn publish(&mut self, owned: usize) {
-        if self.max == usize::MAX {
-            return;
-        }
-        let freed = owned < self.held;
-        self.held = owned;
-        if freed {
-            self.wake_producers();
-        }
+    /// The registry entry of `slot`.
+    fn position(&self, slot: &Arc<Slot<T>>) -> Option<usize> {
+        self.slots.iter().position(|r| Arc::ptr_eq(&r.slot, slot))
     }
 }
 
-/// The queue's lock. Dropping it (or waiting on a condition variable
+impl<T> Shared<T> {
+    fn new(max: usize) -> Arc<Self> {
+        Arc::new(Shared {
+            control: Mutex::new(Queue {
+                slots: Vec::new(),
+                producers: 0,
+                held: 0,
+                waiting_consumers: 0,
+                waiting_producers: 0,
+                wake: Wakeups::default(),
+                must_wake: false,
+                #[cfg(feature = "async")]
+                consumer_wakers: Wakers::default(),
+                #[cfg(feature = "async")]
+                producer_wakers: Wakers::default(),
+            }),
+            pushed: Condvar::new(),
+            room_freed: Condvar::new(),
+            closed: AtomicBool::new(false),
+            max: AtomicUsize::new(max),
+            room: AtomicUsize::new(max),
+            consumers_waiting: AtomicBool::new(false),
+        })
+    }
+
+    fn lock(&self) -> Locked<'_, T> {
+        Locked {
+            shared: self,
+            guard: Some(lock(&self.control)),
+        }
+    }
+
+    #[inline]
+    fn is_closed(&self) -> bool {
+        self.closed.load(Acquire)
+    }
+
+    /// Whether pushes could take room now (a hint, exact under the control
+    /// lock for "no room": room grows only under it).
+    #[inline]
+    fn has_room(&self) -> bool {
+        self.max.load(Relaxed) == usize::MAX || self.room.load(SeqCst) > 0
+    }
+
+    /// Takes up to `wanted` units of room (all of them when unbounded);
+    /// returns how many it took. Called under a slot's lock (which orders
+    /// it against bound changes).
+    #[inline]
+    fn take_room(&self, wanted: usize) -> usize {
+        if self.max.load(Relaxed) == usize::MAX {
+            return wanted;
+        }
+        let mut room = self.room.load(Relaxed);
+        loop {
+            let take = room.min(wanted);
+            if take == 0 {
+                return 0;
+            }
+            match self
+                .room
+                .compare_exchange_weak(room, room - take, SeqCst, Relaxed)
+            {
+                Ok(_) => return take,
+                Err(now) => room = now,
+            }
+        }
+    }
+
+    /// After a push has unlocked its slot: wakes a waiting consumer, if
+    /// there is one (the only time a push takes the control lock).
+    #[inline]
+    fn after_push(&self) {
+        if self.consumers_waiting.load(SeqCst) {
+            self.wake_waiting_consumers();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn wake_waiting_consumers(&self) {
+        self.lock().wake_consumers();
+    }
+}
+
+/// The control lock. Dropping it (or waiting on a condition variable
 /// through it) releases the lock first and then delivers the wake-ups the
 /// critical section decided: no foreign code runs under the lock.
 pub(crate) struct Locked<'a, T> {
@@ -262,8 +355,8 @@ pub(crate) struct Locked<'a, T> {
 
 impl<'a, T> Locked<'a, T> {
     /// Releases the lock and delivers what the critical section decided
-    /// to wake (after this, `guard` is `None`). Nothing to wake (an
-    /// uncontended push) is the inline fast path.
+    /// to wake (after this, `guard` is `None`). Nothing to wake is the
+    /// inline fast path.
     #[inline]
     fn release(&mut self) {
         if let Some(guard) = self.guard.take() {
@@ -292,7 +385,7 @@ impl<'a, T> Locked<'a, T> {
         let guard = self.guard.take().expect("locked");
         self.guard = Some(if guard.must_wake {
             Self::release_and_wake(guard, self.shared);
-            lock(&self.shared.queue)
+            lock(&self.shared.control)
         } else {
             match timeout {
                 Some(timeout) => wait_timeout(condvar, guard, timeout),
@@ -300,6 +393,157 @@ impl<'a, T> Locked<'a, T> {
             }
         });
         self
+    }
+
+    /// Decides to wake the consumers (a push after they started waiting,
+    /// the last producer left, a close, a producer blocked, a permit
+    /// given back). Every registered consumer is woken, so the flag that
+    /// makes pushes call here is cleared; consumers that wait again set it
+    /// again.
+    fn wake_consumers(&mut self) {
+        if self.waiting_consumers > 0 {
+            self.wake.consumers = true;
+            self.must_wake = true;
+        }
+        #[cfg(feature = "async")]
+        {
+            let queue: &mut Queue<T> = self;
+            if queue.consumer_wakers.take_into(&mut queue.wake.wakers) {
+                queue.must_wake = true;
+            }
+        }
+        self.shared.consumers_waiting.store(false, SeqCst);
+    }
+
+    /// A consumer is about to look at the slots and may then wait: from
+    /// now on pushes wake it.
+    fn arm_consumers(&mut self) {
+        self.shared.consumers_waiting.store(true, SeqCst);
+    }
+
+    /// A consumer stopped waiting: the flag stays set only while another
+    /// one is registered.
+    fn settle_consumers(&mut self) {
+        let registered = self.consumers_registered();
+        self.shared.consumers_waiting.store(registered, SeqCst);
+    }
+
+    /// A producer starts waiting for room: a consumer waiting on an empty
+    /// queue is woken to see that only it can free the room (`Full`).
+    #[inline]
+    fn announce_blocked_producer(&mut self) {
+        self.wake_consumers();
+    }
+
+    /// Values in the slots, and permits outstanding, locking each slot.
+    fn scan(&self) -> (usize, usize) {
+        let mut queued = 0;
+        let mut reserved = 0;
+        for r in &self.slots {
+            let slot = lock(&r.slot.state);
+            queued += slot.items.len();
+            reserved += slot.reserved;
+        }
+        (queued, reserved)
+    }
+
+    /// What a wait for pending elements can answer now (the caller armed
+    /// the consumers' flag first): `Pending` when producers' pushes are
+    /// queued, `Disconnected` when nothing can arrive any more (closed with
+    /// no permit outstanding, or no producer), `Full` when nothing can
+    /// arrive until the waiting collection itself frees room (bounded and
+    /// full, nothing queued or promised, a producer blocked for room: the
+    /// caller is the only one who can make progress), `None` while it has
+    /// to wait.
+    ///
+    /// The caller published the collection's exact count before asking,
+    /// and the collection cannot change while it waits.
+    fn wait_outcome(&self) -> Option<Waited> {
+        let (queued, reserved) = self.scan();
+        let shared = self.shared;
+        if queued > 0 {
+            Some(Waited::Pending)
+        } else if (shared.is_closed() && reserved == 0) || self.producers == 0 {
+            Some(Waited::Disconnected)
+        } else if shared.max.load(Relaxed) != usize::MAX
+            && shared.room.load(SeqCst) == 0
+            && reserved == 0
+            && self.producers_blocked()
+        {
+            Some(Waited::Full)
+        } else {
+            None
+        }
+    }
+
+    /// Sets `held` to `owned`, the collection's exact count, and hands the
+    /// room that frees to the producers, waking those blocked (bounded
+    /// only). The collection publishes every increase of its count before
+    /// it happens, except before its first producer exists.
+    fn publish(&mut self, owned: usize) {
+        if self.shared.max.load(Relaxed) == usize::MAX {
+            return;
+        }
+        let held = self.held;
+        self.held = owned;
+        if owned < held {
+            self.shared.room.fetch_add(held - owned, SeqCst);
+            self.wake_producers();
+        } else if owned > held {
+            // Only before the first producer: a collection without
+            // producers counts its own pushes without publishing them, and
+            // its count fits in the room (nothing else took any).
+            let more = owned - held;
+            let fitted = self
+                .shared
+                .room
+                .fetch_update(SeqCst, SeqCst, |room| room.checked_sub(more));
+            debug_assert!(fitted.is_ok(), "a count grew without taking room");
+        }
+    }
+
+    /// Registers a new slot for a new handle.
+    fn register(&mut self) -> Arc<Slot<T>> {
+        let slot = Arc::new(Slot {
+            state: Mutex::new(SlotState {
+                items: Vec::new(),
+                reserved: 0,
+            }),
+        });
+        self.producers += 1;
+        self.slots.push(Registered {
+            slot: Arc::clone(&slot),
+            live: true,
+        });
+        slot
+    }
+
+    /// Closes: later pushes hand their value back; producers blocked for
+    /// room and waiting consumers are woken.
+    fn close(&mut self) {
+        self.shared.closed.store(true, SeqCst);
+        self.wake_producers();
+        self.wake_consumers();
+    }
+
+    /// Takes every value out of every slot, in registry order (each
+    /// producer's order kept), and removes the dead slots. The caller
+    /// accounts for the room `taken.len()` values free.
+    fn take_all(&mut self) -> Vec<T> {
+        let mut taken = Vec::new();
+        for r in &self.slots {
+            let mut slot = lock(&r.slot.state);
+            if taken.is_empty() {
+                core::mem::swap(&mut taken, &mut slot.items);
+            } else {
+                // Growing `taken` may panic (capacity overflow): the values
+                // not moved yet stay in their slot.
+                taken.reserve(slot.items.len());
+                taken.append(&mut slot.items);
+            }
+        }
+        self.slots.retain(|r| r.live);
+        taken
     }
 }
 
@@ -430,42 +674,11 @@ impl Wakers {
     }
 }
 
-impl<T> Shared<T> {
-    fn new(max: usize) -> Arc<Self> {
-        Arc::new(Shared {
-            queue: Mutex::new(Queue {
-                items: Vec::new(),
-                closed: false,
-                producers: 0,
-                max,
-                held: 0,
-                waiting_consumers: 0,
-                waiting_producers: 0,
-                wake: Wakeups::default(),
-                must_wake: false,
-                #[cfg(feature = "async")]
-                consumer_wakers: Wakers::default(),
-                #[cfg(feature = "async")]
-                producer_wakers: Wakers::default(),
-            }),
-            pushed: Condvar::new(),
-            room: Condvar::new(),
-        })
-    }
-
-    fn lock(&self) -> Locked<'_, T> {
-        Locked {
-            shared: self,
-            guard: Some(lock(&self.queue)),
-        }
-    }
-}
-
 /// The collection's end of the producers' queue. Dropping it closes the
 /// queue: later pushes fail and queued elements are dropped exactly once.
 pub(crate) struct ProducerLink<T> {
     shared: Arc<Shared<T>>,
-    /// Empty buffer swapped with the queue at each commit.
+    /// Empty buffer swapped with each slot's at a commit.
     spare: Vec<T>,
 }
 
@@ -478,66 +691,84 @@ impl<T> ProducerLink<T> {
         }
     }
 
-    /// Locks the queue and publishes `owned` (the collection's exact count
-    /// of visible + local pending elements; a bounded collection only).
+    /// Locks the control state and publishes `owned` (the collection's
+    /// exact count of visible + local pending elements; a bounded
+    /// collection only).
     fn sync(&self, owned: usize) -> Locked<'_, T> {
         let mut queue = self.shared.lock();
         queue.publish(owned);
         queue
     }
 
-    /// Appends everything queued so far to `dest`, in queue order, and
-    /// publishes `dest`'s new length as the collection's count (the caller
-    /// has emptied its local pending buffer into `dest`).
+    /// Appends everything queued so far to `dest`, slot by slot in
+    /// registry order (each producer's pushes in its order), and publishes
+    /// `dest`'s new length as the collection's count (the caller has
+    /// emptied its local pending buffer into `dest`).
     ///
-    /// Nothing leaves the queue before `dest` has room for all of it: if
-    /// growing `dest` panics (capacity overflow, allocation failure), every
-    /// item is still queued, in order, and the next commit takes it.
+    /// A slot's values leave it only once `dest` has room for all of them:
+    /// if growing `dest` panics (capacity overflow, allocation failure),
+    /// what was not appended is still in its slot, in order, and the next
+    /// commit takes it.
     pub(crate) fn take_into(&mut self, dest: &mut Vec<T>) {
         debug_assert!(self.spare.is_empty());
-        loop {
-            let needed = {
-                let mut queue = self.shared.lock();
-                let n = queue.items.len();
-                // An empty `dest` takes the items by a swap below: no room
+        let mut queue = self.shared.lock();
+        let mut i = 0;
+        while i < queue.slots.len() {
+            let taken = loop {
+                let mut slot = lock(&queue.slots[i].slot.state);
+                let n = slot.items.len();
+                // An empty `dest` takes the values by a swap below: no room
                 // needed.
-                if dest.is_empty() || n <= dest.capacity() - dest.len() {
-                    core::mem::swap(&mut queue.items, &mut self.spare);
-                    // The taken items now count as the collection's.
-                    queue.publish(dest.len() + n);
-                    break;
+                if n == 0 || dest.is_empty() || n <= dest.capacity() - dest.len() {
+                    // The only moment this holds the producer up.
+                    core::mem::swap(&mut slot.items, &mut self.spare);
+                    break n;
                 }
-                n
+                drop(slot);
+                // Not under the slot's lock: its producer goes on pushing.
+                // It may push more meanwhile: look again.
+                dest.reserve(n);
             };
-            // Outside the lock, so producers are not held up by the
-            // allocation. Producers may queue more meanwhile: try again.
-            dest.reserve(needed);
+            if taken > 0 {
+                if dest.is_empty() {
+                    // No copy: `spare` gets `dest`'s empty buffer for the
+                    // next slot.
+                    core::mem::swap(dest, &mut self.spare);
+                } else {
+                    // `dest` has room for all of `spare`: this cannot
+                    // allocate or panic. It empties `spare` and keeps its
+                    // capacity for the next slot.
+                    dest.append(&mut self.spare);
+                }
+                // The taken values now count as the collection's.
+                queue.held += taken;
+            }
+            if queue.slots[i].live {
+                i += 1;
+            } else {
+                // Its handle is gone and nothing can reach it any more.
+                queue.slots.remove(i);
+            }
         }
-        if dest.is_empty() {
-            // No copy: `spare` gets `dest`'s empty buffer for the next swap.
-            core::mem::swap(dest, &mut self.spare);
-        } else {
-            // `dest` has room for all of `spare`: this cannot allocate or
-            // panic. It empties `spare` but keeps its capacity.
-            dest.append(&mut self.spare);
-        }
+        queue.publish(dest.len());
     }
 
     /// Producers' pushes not yet taken.
     pub(crate) fn len(&self) -> usize {
-        self.shared.lock().items.len()
+        self.shared.lock().scan().0
     }
 
-    /// Empties the producers' queue and publishes `owned`: both free room,
-    /// so producers blocked for it are woken. The items are dropped after
+    /// Empties every slot and publishes `owned`: both free room, so
+    /// producers blocked for it are woken. The values are dropped after
     /// the lock is released (their `Drop` is user code).
     pub(crate) fn clear(&self, owned: usize) {
         let items = {
-            let mut queue = self.sync(owned);
-            let items = core::mem::take(&mut queue.items);
-            if !items.is_empty() && queue.max != usize::MAX {
-                queue.wake_producers();
-            }
+            let mut queue = self.shared.lock();
+            let items = queue.take_all();
+            // The values leave the slots: their room goes to `held`, which
+            // the publication then lowers to `owned`.
+            queue.held += items.len();
+            queue.publish(owned);
             items
         };
         drop(items);
@@ -550,11 +781,11 @@ impl<T> ProducerLink<T> {
     }
 
     /// The owner's own push into a bounded collection holding `owned`
-    /// elements: whether there is room for one more, counting the queue;
+    /// elements: whether there is room for one more, counting the slots;
     /// if so the new element is counted at once.
     pub(crate) fn reserve_one(&self, owned: usize) -> bool {
         let mut queue = self.sync(owned);
-        if queue.room() == 0 {
+        if self.shared.take_room(1) == 0 {
             return false;
         }
         queue.held += 1;
@@ -562,30 +793,40 @@ impl<T> ProducerLink<T> {
     }
 
     /// Before a traversal of a bounded collection holding `owned`
-    /// elements: returns the maximum length the traversal may reach
-    /// (visible + its pushes), and while producers are alive reserves that
-    /// room so they cannot take it meanwhile (they find the collection full
-    /// until the room is published again).
+    /// elements: takes all the room (producers find the collection full
+    /// until it is published again) and returns the maximum length the
+    /// traversal may reach (visible + its pushes).
     pub(crate) fn reserve_for_pass(&self, owned: usize) -> usize {
         let mut queue = self.sync(owned);
-        let pass_max = queue.max - queue.items.len();
-        if queue.producers > 0 {
-            queue.held = pass_max;
-        }
-        pass_max
+        let taken = self.shared.room.swap(0, SeqCst);
+        queue.held += taken;
+        queue.held
     }
 
     /// Changes the bound to `max` (`usize::MAX`: unbounded) if the
-    /// collection's `owned` elements plus the producers' queue fit under
-    /// it, checked and installed under one lock; returns whether it did.
-    /// Producers blocked for room re-check at once.
+    /// collection's `owned` elements plus the values and permits in the
+    /// slots fit under it, checked and installed while the control lock
+    /// and every slot's are held: no push or permit can slip in between.
+    /// Returns whether it did. Producers blocked for room re-check at once.
     pub(crate) fn set_max(&self, max: usize, owned: usize) -> bool {
         let mut queue = self.shared.lock();
-        if queue.items.len().saturating_add(owned) > max {
+        let slots: Vec<Arc<Slot<T>>> = queue.slots.iter().map(|r| Arc::clone(&r.slot)).collect();
+        let guards: Vec<MutexGuard<'_, SlotState<T>>> =
+            slots.iter().map(|slot| lock(&slot.state)).collect();
+        let in_slots = guards
+            .iter()
+            .fold(0usize, |n, s| n.saturating_add(s.items.len() + s.reserved));
+        if in_slots.saturating_add(owned) > max {
             return false;
         }
-        queue.max = max;
-        queue.held = if max == usize::MAX { 0 } else { owned };
+        self.shared.max.store(max, Relaxed);
+        if max == usize::MAX {
+            queue.held = 0;
+        } else {
+            queue.held = owned;
+            self.shared.room.store(max - owned - in_slots, SeqCst);
+        }
+        drop(guards);
         queue.wake_producers();
         true
     }
@@ -594,31 +835,30 @@ impl<T> ProducerLink<T> {
     /// Wakes producers blocked on a full collection (they get their value
     /// back) and consumers (nothing more can arrive).
     pub(crate) fn close(&self) {
-        let mut queue = self.shared.lock();
-        queue.closed = true;
-        queue.wake_producers();
-        queue.wake_consumers();
+        self.shared.lock().close();
     }
 
     /// Closes and takes everything queued, in order.
     pub(crate) fn close_and_take(&self) -> Vec<T> {
-        self.close();
-        core::mem::take(&mut self.shared.lock().items)
+        let mut queue = self.shared.lock();
+        queue.close();
+        queue.take_all()
     }
 
     pub(crate) fn is_closed(&self) -> bool {
-        self.shared.lock().closed
+        self.shared.is_closed()
     }
 
     pub(crate) fn producer_count(&self) -> usize {
         self.shared.lock().producers
     }
 
-    /// A new producer handle; publishes `owned` first.
+    /// A new producer handle with its own slot; publishes `owned` first.
     pub(crate) fn producer(&self, owned: usize) -> Producer<T> {
-        self.sync(owned).producers += 1;
+        let slot = self.sync(owned).register();
         Producer {
             shared: Arc::clone(&self.shared),
+            slot,
         }
     }
 
@@ -631,13 +871,17 @@ impl<T> ProducerLink<T> {
         let deadline = timeout.and_then(|t| Instant::now().checked_add(t));
         let mut queue = self.sync(owned);
         loop {
+            // Armed before looking: a push the look misses wakes the wait.
+            queue.arm_consumers();
             if let Some(outcome) = queue.wait_outcome() {
+                queue.settle_consumers();
                 return outcome;
             }
             let wait_for = match (timeout, deadline) {
                 (Some(_), Some(deadline)) => {
                     let now = Instant::now();
                     if now >= deadline {
+                        queue.settle_consumers();
                         return Waited::Timeout;
                     }
                     Some(deadline - now)
@@ -670,11 +914,12 @@ impl<T> ProducerLink<T> {
 pub(crate) enum Waited {
     /// Producers' pushes are queued.
     Pending,
-    /// Nothing queued, and nothing can arrive: closed, or no producer.
+    /// Nothing queued, and nothing can arrive: closed (no permit
+    /// outstanding), or no producer.
     Disconnected,
     /// Nothing queued, and nothing can arrive until the waiting collection
-    /// frees room: it is bounded and full, and a producer is blocked for
-    /// room.
+    /// frees room: it is bounded and full, no permit is outstanding, and
+    /// a producer is blocked for room.
     Full,
     /// The timeout passed first.
     Timeout,
@@ -690,10 +935,27 @@ impl<T> Drop for ProducerLink<T> {
 /// A handle that pushes into a [`BufferedCollection`](crate::BufferedCollection)'s
 /// pending side from any thread.
 ///
-/// Cheap to clone (`Arc`), `Send + Sync` when `T: Send`. Elements pushed
-/// through producers become visible at the next
-/// [`commit`](crate::BufferedCollection::commit), after the collection's own
-/// pending pushes, each producer's pushes in the order it made them.
+/// `Send + Sync` when `T: Send`. Elements pushed through producers become
+/// visible at the next [`commit`](crate::BufferedCollection::commit), after
+/// the collection's own pending pushes.
+///
+/// # Order: each producer's order
+///
+/// Each handle has its own buffer, and a commit appends the buffers one
+/// after the other, in the order the handles were made. So a commit keeps
+/// **each producer's order** (the pushes through one handle, in the order
+/// they were made), and takes every push that completed before it, losing
+/// and duplicating nothing; pushes through *different* handles come out
+/// grouped by handle, not in the order they arrived. Code that needs one
+/// order across several threads pushes through one shared handle (by
+/// reference or `Arc`): that is correct, only slower under contention.
+///
+/// # One clone per thread
+///
+/// [`Clone`] gives the clone a buffer of its own (one small allocation,
+/// about 64 bytes, plus the buffer's capacity), so pushes through
+/// different clones never wait for each other: give each thread its own
+/// clone. A handle that is dropped leaves its pushes for the next commit.
 ///
 /// After the collection is [closed](crate::BufferedCollection::close) or
 /// dropped, every push hands the value back. On a
@@ -706,8 +968,9 @@ impl<T> Drop for ProducerLink<T> {
 ///
 /// # Wake-ups
 ///
-/// A push that makes the queue non-empty wakes the collection's waits; the
-/// last handle leaving and a close wake them too. Producers blocked for
+/// The first push after a wait started wakes the collection's waits; the
+/// last handle leaving and a close wake them too. A push when nobody waits
+/// touches no condition variable and no waker list. Producers blocked for
 /// room are woken whenever room is freed (see
 /// [`bounded`](crate::BufferedCollection::bounded)), when the bound
 /// changes and on a close. Waiting threads and tasks are woken after the
@@ -735,9 +998,62 @@ impl<T> Drop for ProducerLink<T> {
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub struct Producer<T> {
     shared: Arc<Shared<T>>,
+    /// This handle's buffer (see the module docs).
+    slot: Arc<Slot<T>>,
+}
+
+/// Why a push without waiting did not land.
+enum Missed {
+    Closed,
+    Full,
 }
 
 impl<T> Producer<T> {
+    /// Pushes `value` if that can be done without waiting: the fast path of
+    /// every push. Locks only this handle's slot (and the control lock
+    /// only to wake a waiting consumer, after unlocking the slot).
+    #[inline]
+    fn push_now(&self, value: T) -> Result<(), (Missed, T)> {
+        let mut slot = lock(&self.slot.state);
+        if self.shared.is_closed() {
+            return Err((Missed::Closed, value));
+        }
+        // Grown before room is taken and before `value` moves: if this
+        // panics (capacity overflow), nothing changed and `value` is
+        // dropped after the slot is unlocked.
+        slot.items.reserve(1);
+        if self.shared.take_room(1) == 0 {
+            return Err((Missed::Full, value));
+        }
+        slot.items.push(value);
+        drop(slot);
+        self.shared.after_push();
+        Ok(())
+    }
+
+    /// After a push found no room: under the control lock (room grows only
+    /// under it, and a close is set under it), waits until room or a close
+    /// appears (at once if it did meanwhile). The caller tries again: the
+    /// room may have gone to another push by then. `announced`: this push has
+    /// woken the consumers already (once per push).
+    #[cold]
+    fn wait_for_room(&self, announced: &mut bool) {
+        let mut queue = self.shared.lock();
+        // Stays registered (and locked, but while it sleeps) until room or
+        // a close appears: a wait that returned only to deliver this
+        // section's wake-ups loops here, so a consumer never sees it
+        // unregistered between two sleeps.
+        while !self.shared.is_closed() && !self.shared.has_room() {
+            queue.waiting_producers += 1;
+            if !*announced {
+                *announced = true;
+                queue.announce_blocked_producer();
+            }
+            queue = queue.wait(&self.shared.room_freed, None);
+            queue.waiting_producers -= 1;
+        }
+    }
+
     /// Adds `value` to the collection's pending side. On a full
     /// [bounded](crate::BufferedCollection::bounded) collection, blocks
     /// until there is room or the collection is closed (see
@@ -773,28 +1089,16 @@ impl<T> Producer<T> {
     /// assert_eq!(c.as_slice(), ["hello"]);
     /// ```
     pub fn push(&self, value: T) -> Result<(), ProducerClosed<T>> {
-        let mut queue = self.shared.lock();
+        let mut value = value;
         let mut announced = false;
         loop {
-            if queue.closed {
-                return Err(ProducerClosed { value });
+            match self.push_now(value) {
+                Ok(()) => return Ok(()),
+                Err((Missed::Closed, value)) => return Err(ProducerClosed { value }),
+                Err((Missed::Full, back)) => value = back,
             }
-            if queue.room() > 0 {
-                break;
-            }
-            queue.waiting_producers += 1;
-            if !announced {
-                announced = true;
-                queue.announce_blocked_producer();
-            }
-            queue = queue.wait(&self.shared.room, None);
-            queue.waiting_producers -= 1;
+            self.wait_for_room(&mut announced);
         }
-        // Grown before `value` moves: if that panics (capacity overflow),
-        // `value` is dropped after the lock is released.
-        queue.items.reserve(1);
-        queue.push_value(value);
-        Ok(())
     }
 
     /// The async form of [`push`](Producer::push): a future that adds
@@ -848,8 +1152,75 @@ impl<T> Producer<T> {
     #[cfg_attr(docsrs, doc(cfg(feature = "async")))]
     pub fn push_async(&self, value: T) -> PushFuture<'_, T> {
         PushFuture {
-            shared: &self.shared,
+            producer: self,
             value: Some(value),
+            registration: None,
+        }
+    }
+
+    /// Waits (without blocking the thread) for room for one value in a
+    /// full [bounded](crate::BufferedCollection::bounded) collection and
+    /// resolves to a [`PushPermit`] holding that room: its
+    /// [`push`](PushPermit::push) cannot fail, and dropping it unused gives
+    /// the room back. On an unbounded collection it resolves at once. As
+    /// tokio's `Sender::reserve`.
+    ///
+    /// Cancel safety: cancel safe. Dropping the future before it resolves
+    /// takes nothing (no room, no value: the value is not handed over until
+    /// the permit is used), so a task that must not lose an event reserves
+    /// first and builds or moves the event only once it holds the permit.
+    ///
+    /// A permit taken before a [`close`](crate::BufferedCollection::close)
+    /// still pushes (the room was granted before the close; the next commit
+    /// takes the value), and a wait for pending elements does not report
+    /// the queue disconnected while a permit is outstanding. A permit used
+    /// after the collection was dropped drops its value, as the collection
+    /// dropped the values pushed just before.
+    ///
+    /// # Errors
+    ///
+    /// [`ProducerClosed`] if the collection has been closed or dropped
+    /// (also while the future waits for room).
+    ///
+    /// # Panics
+    ///
+    /// If polled again after it resolved.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    /// #     struct Noop;
+    /// #     impl std::task::Wake for Noop {
+    /// #         fn wake(self: std::sync::Arc<Self>) {}
+    /// #     }
+    /// #     let waker = std::task::Waker::from(std::sync::Arc::new(Noop));
+    /// #     let mut f = std::pin::pin!(f);
+    /// #     let mut cx = std::task::Context::from_waker(&waker);
+    /// #     loop {
+    /// #         if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; }
+    /// #     }
+    /// # }
+    ///
+    /// let mut c = BufferedCollection::bounded(1);
+    /// let p = c.producer();
+    /// let permit = block_on(p.reserve_async()).unwrap();
+    /// assert!(p.try_push(7).is_err()); // the permit holds the only room
+    /// permit.push(5); // cannot fail
+    /// c.commit();
+    /// assert_eq!(c.as_slice(), [5]);
+    ///
+    /// c.clear();
+    /// drop(block_on(p.reserve_async()).unwrap()); // unused: room given back
+    /// assert_eq!(p.try_push(6), Ok(()));
+    /// ```
+    #[cfg(feature = "async")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "async")))]
+    pub fn reserve_async(&self) -> ReserveFuture<'_, T> {
+        ReserveFuture {
+            producer: self,
+            done: false,
             registration: None,
         }
     }
@@ -885,17 +1256,11 @@ impl<T> Producer<T> {
     /// assert_eq!(p.try_push(4), Err(TryPushError::Closed(4)));
     /// ```
     pub fn try_push(&self, value: T) -> Result<(), TryPushError<T>> {
-        let mut queue = self.shared.lock();
-        if queue.closed {
-            return Err(TryPushError::Closed(value));
+        match self.push_now(value) {
+            Ok(()) => Ok(()),
+            Err((Missed::Closed, value)) => Err(TryPushError::Closed(value)),
+            Err((Missed::Full, value)) => Err(TryPushError::Full(value)),
         }
-        if queue.room() == 0 {
-            return Err(TryPushError::Full(value));
-        }
-        // As in `push`: grown before `value` moves.
-        queue.items.reserve(1);
-        queue.push_value(value);
-        Ok(())
     }
 
     /// Moves the elements of `batch` to the collection's pending side, in
@@ -930,16 +1295,10 @@ impl<T> Producer<T> {
     /// assert_eq!(c.as_slice(), [1, 2, 3]);
     /// ```
     pub fn try_push_batch(&self, batch: &mut Vec<T>) -> Result<(), TryPushError<()>> {
-        let mut queue = self.shared.lock();
-        if queue.closed {
-            return Err(TryPushError::Closed(()));
-        }
-        Self::move_batch(&mut queue, batch);
-        drop(queue);
-        if batch.is_empty() {
-            Ok(())
-        } else {
-            Err(TryPushError::Full(()))
+        match self.move_batch(batch) {
+            Err(Missed::Closed) => Err(TryPushError::Closed(())),
+            Ok(()) if batch.is_empty() => Ok(()),
+            _ => Err(TryPushError::Full(())),
         }
     }
 
@@ -977,48 +1336,57 @@ impl<T> Producer<T> {
     /// assert_eq!(c.as_slice(), [1, 2, 3]);
     /// ```
     pub fn push_batch(&self, batch: &mut Vec<T>) -> Result<(), ProducerClosed<()>> {
-        let mut queue = self.shared.lock();
         let mut announced = false;
         loop {
-            if queue.closed {
+            if let Err(Missed::Closed) = self.move_batch(batch) {
                 return Err(ProducerClosed { value: () });
             }
-            Self::move_batch(&mut queue, batch);
             if batch.is_empty() {
                 return Ok(());
             }
-            // Full. The consumers woken by what was just moved are woken
-            // before this waits (`Locked::wait` delivers first).
-            queue.waiting_producers += 1;
-            if !announced {
-                announced = true;
-                queue.announce_blocked_producer();
-            }
-            queue = queue.wait(&self.shared.room, None);
-            queue.waiting_producers -= 1;
+            self.wait_for_room(&mut announced);
         }
     }
 
-    /// Moves the longest prefix of `batch` that fits into the queue, and
-    /// wakes the consumers if the queue was empty.
-    fn move_batch(queue: &mut Queue<T>, batch: &mut Vec<T>) {
-        let n = queue.room().min(batch.len());
-        if n == 0 {
-            return;
+    /// Moves the longest prefix of `batch` that fits into this handle's
+    /// slot, under its lock; `Err(Closed)` (nothing moved) after a close.
+    fn move_batch(&self, batch: &mut Vec<T>) -> Result<(), Missed> {
+        if batch.is_empty() {
+            return Ok(());
         }
-        let was_empty = queue.items.is_empty();
-        if n == batch.len() && was_empty {
-            // Everything fits in an empty queue: hand over the buffer and
-            // take the queue's (empty, with its capacity) in exchange.
-            core::mem::swap(&mut queue.items, batch);
+        let mut slot = lock(&self.slot.state);
+        if self.shared.is_closed() {
+            return Err(Missed::Closed);
+        }
+        let bounded = self.shared.max.load(Relaxed) != usize::MAX;
+        let wanted = if bounded {
+            batch.len().min(self.shared.room.load(Relaxed))
         } else {
-            // Reserve first: if it panics nothing has left `batch`.
-            queue.items.reserve(n);
-            queue.items.extend(batch.drain(..n));
+            batch.len()
+        };
+        if wanted == 0 {
+            return Ok(());
         }
-        if was_empty {
-            queue.wake_consumers();
+        // Grown before room is taken and before anything moves: if this
+        // panics, nothing has left `batch`. (An unbounded push of a whole
+        // batch into an empty slot swaps buffers below and needs no room.)
+        if bounded || !slot.items.is_empty() {
+            slot.items.reserve(wanted);
         }
+        let n = self.shared.take_room(wanted);
+        if n == 0 {
+            return Ok(());
+        }
+        if n == batch.len() && slot.items.is_empty() {
+            // Everything fits in an empty slot: hand over the buffer and
+            // take the slot's (empty, with its capacity) in exchange.
+            core::mem::swap(&mut slot.items, batch);
+        } else {
+            slot.items.extend(batch.drain(..n));
+        }
+        drop(slot);
+        self.shared.after_push();
+        Ok(())
     }
 
     /// Whether the collection has been closed or dropped (pushes will
@@ -1036,15 +1404,18 @@ impl<T> Producer<T> {
     /// assert!(p.is_closed());
     /// ```
     pub fn is_closed(&self) -> bool {
-        self.shared.lock().closed
+        self.shared.is_closed()
     }
 }
 
 impl<T> Clone for Producer<T> {
+    /// A new handle with a buffer of its own (see
+    /// [one clone per thread](Producer#one-clone-per-thread)).
     fn clone(&self) -> Self {
-        self.shared.lock().producers += 1;
+        let slot = self.shared.lock().register();
         Producer {
             shared: Arc::clone(&self.shared),
+            slot,
         }
     }
 }
@@ -1053,6 +1424,16 @@ impl<T> Drop for Producer<T> {
     fn drop(&mut self) {
         let mut queue = self.shared.lock();
         queue.producers -= 1;
+        if let Some(i) = queue.position(&self.slot) {
+            let empty = lock(&self.slot.state).items.is_empty();
+            if empty {
+                // Nothing left for a commit: out of the walk at once.
+                queue.slots.remove(i);
+            } else {
+                // Its values wait for the next commit.
+                queue.slots[i].live = false;
+            }
+        }
         if queue.producers == 0 {
             // The last producer leaving ends `wait_pending`.
             queue.wake_consumers();
@@ -1138,7 +1519,7 @@ impl<T> std::error::Error for ProducerClosed<T> {}
 /// dropped future takes its waker out of the queue, and a future polled
 /// again with another task's waker replaces the one it registered: the
 /// queue holds at most one waker per waiting future. Wakers are cloned
-/// and woken outside the queue's lock (see [`Producer`]'s wake-ups).
+/// and woken outside the queue's locks (see [`Producer`]'s wake-ups).
 #[cfg(feature = "async")]
 #[cfg_attr(docsrs, doc(cfg(feature = "async")))]
 #[must_use = "futures do nothing unless polled"]
@@ -1173,11 +1554,15 @@ impl<T> Future for WaitPendingFuture<'_, T> {
                 if let Some(owned) = owned.take() {
                     queue.publish(owned);
                 }
+                // Armed before looking: a push the look misses wakes the
+                // task registered under this same lock.
+                queue.arm_consumers();
                 queue
                     .wait_outcome()
                     .map(|outcome| outcome == Waited::Pending)
             },
             |_| {},
+            Locked::settle_consumers,
         )
     }
 }
@@ -1186,9 +1571,13 @@ impl<T> Future for WaitPendingFuture<'_, T> {
 impl<T> Drop for WaitPendingFuture<'_, T> {
     /// A cancelled wait removes its waker.
     fn drop(&mut self) {
-        deregister(self.shared, &mut self.registration, |queue| {
-            &mut queue.consumer_wakers
-        });
+        if let Some(r) = self.registration.take() {
+            let mut queue = self.shared.lock();
+            let old = queue.consumer_wakers.deregister(r);
+            queue.settle_consumers();
+            drop(queue);
+            drop(old);
+        }
     }
 }
 
@@ -1206,9 +1595,10 @@ impl<T> fmt::Debug for WaitPendingFuture<'_, T> {
 /// `Send` when `T: Send`. Not cancel safe for the value: dropping the
 /// future before it resolves drops the value it holds, which was not
 /// pushed (once it has resolved to `Ok`, the value is in the queue). To
-/// keep the value across a cancellation, use
-/// [`try_push`](Producer::try_push) and retry on
-/// [`Full`](TryPushError::Full). A dropped future takes its waker out of
+/// keep the value across a cancellation, wait for room with
+/// [`reserve_async`](Producer::reserve_async) and push through the permit
+/// (or use [`try_push`](Producer::try_push) and retry on
+/// [`Full`](TryPushError::Full)). A dropped future takes its waker out of
 /// the queue.
 ///
 /// The value leaves the future only to be pushed or handed back: if the
@@ -1219,7 +1609,7 @@ impl<T> fmt::Debug for WaitPendingFuture<'_, T> {
 #[cfg_attr(docsrs, doc(cfg(feature = "async")))]
 #[must_use = "futures do nothing unless polled"]
 pub struct PushFuture<'a, T> {
-    shared: &'a Shared<T>,
+    producer: &'a Producer<T>,
     /// `None` once the future has resolved.
     value: Option<T>,
     /// Where this future's waker is registered, if it is.
@@ -1240,30 +1630,37 @@ impl<T> Future for PushFuture<'_, T> {
             this.value.is_some(),
             "`PushFuture` polled after it resolved"
         );
+        let producer = this.producer;
         let value = &mut this.value;
         poll_registered(
-            this.shared,
+            &producer.shared,
             cx,
             &mut this.registration,
             |queue| &mut queue.producer_wakers,
             |queue| {
-                if !queue.closed && queue.room() == 0 {
+                // Under the control lock (room grows only under it, so a
+                // miss here registers before any room can appear), then
+                // this handle's slot.
+                let mut slot = lock(&producer.slot.state);
+                if producer.shared.is_closed() {
+                    // The value leaves the future only here and below, to
+                    // be handed back or pushed.
+                    return value.take().map(|value| Err(ProducerClosed { value }));
+                }
+                // Grown first, as in `Producer::push`.
+                slot.items.reserve(1);
+                if producer.shared.take_room(1) == 0 {
                     return None;
                 }
-                // The value leaves the future only here, to be pushed or
-                // handed back (grown first, as in `Producer::push`).
-                if !queue.closed {
-                    queue.items.reserve(1);
+                slot.items.extend(value.take());
+                drop(slot);
+                if producer.shared.consumers_waiting.load(SeqCst) {
+                    queue.wake_consumers();
                 }
-                let value = value.take()?;
-                Some(if queue.closed {
-                    Err(ProducerClosed { value })
-                } else {
-                    queue.push_value(value);
-                    Ok(())
-                })
+                Some(Ok(()))
             },
-            Queue::announce_blocked_producer,
+            Locked::announce_blocked_producer,
+            |_| {},
         )
     }
 }
@@ -1273,42 +1670,243 @@ impl<T> Drop for PushFuture<'_, T> {
     /// A cancelled push removes its waker (and drops its value, which was
     /// not pushed).
     fn drop(&mut self) {
-        deregister(self.shared, &mut self.registration, |queue| {
+        deregister(&self.producer.shared, &mut self.registration, |queue| {
             &mut queue.producer_wakers
         });
     }
 }
 
-/// One poll of a queue future: under the lock, `attempt` either resolves
-/// (then the future's waker, if registered, is removed) or says it has to
-/// wait (then the task's waker is registered in `wakers`, unless the one
-/// registered already wakes the same task; `registered` then runs under
-/// the lock, e.g. to announce a producer blocked for room). The task's waker is cloned
-/// before the lock is taken, and replaced or removed wakers are dropped
-/// after it is released: no waker code runs under the lock. If the clone
-/// panics, nothing has changed (a push future still holds its value).
 #[cfg(feature = "async")]
-fn poll_registered<T, R>(
-    shared: &Shared<T>,
+impl<T> fmt::Debug for PushFuture<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PushFuture")
+            .field("resolved", &self.value.is_none())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The future returned by [`Producer::reserve_async`]: resolves to a
+/// [`PushPermit`] once there is room for one value, or to
+/// [`ProducerClosed`] after a close.
+///
+/// `Send` when `T: Send`. Cancel safe: it holds no value, and room is taken
+/// only in the poll that resolves it (into the permit it returns), so
+/// dropping it before it resolves gives nothing up. A dropped future takes
+/// its waker out of the queue.
+#[cfg(feature = "async")]
+#[cfg_attr(docsrs, doc(cfg(feature = "async")))]
+#[must_use = "futures do nothing unless polled"]
+pub struct ReserveFuture<'a, T> {
+    producer: &'a Producer<T>,
+    done: bool,
+    /// Where this future's waker is registered, if it is.
+    registration: Option<Registration>,
+}
+
+#[cfg(feature = "async")]
+impl<'a, T> Future for ReserveFuture<'a, T> {
+    type Output = Result<PushPermit<'a, T>, ProducerClosed<()>>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        assert!(!this.done, "`ReserveFuture` polled after it resolved");
+        let producer = this.producer;
+        let result = poll_registered(
+            &producer.shared,
+            cx,
+            &mut this.registration,
+            |queue| &mut queue.producer_wakers,
+            |_queue| {
+                let mut slot = lock(&producer.slot.state);
+                if producer.shared.is_closed() {
+                    return Some(Err(ProducerClosed { value: () }));
+                }
+                if producer.shared.take_room(1) == 0 {
+                    return None;
+                }
+                slot.reserved += 1;
+                Some(Ok(PushPermit { producer }))
+            },
+            Locked::announce_blocked_producer,
+            |_| {},
+        );
+        if result.is_ready() {
+            this.done = true;
+        }
+        result
+    }
+}
+
+#[cfg(feature = "async")]
+impl<T> Drop for ReserveFuture<'_, T> {
+    /// A cancelled reservation removes its waker (it holds no room).
+    fn drop(&mut self) {
+        deregister(&self.producer.shared, &mut self.registration, |queue| {
+            &mut queue.producer_wakers
+        });
+    }
+}
+
+#[cfg(feature = "async")]
+impl<T> fmt::Debug for ReserveFuture<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ReserveFuture")
+            .field("resolved", &self.done)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Room for one value in a [`BufferedCollection`](crate::BufferedCollection)'s
+/// pending side, reserved by [`Producer::reserve_async`]:
+/// [`push`](PushPermit::push) cannot fail, and dropping the permit unused
+/// gives the room back (waking a producer blocked for it).
+///
+/// A permit counts against a [bounded](crate::BufferedCollection::bounded)
+/// collection's maximum length while it is held, and a collection that was
+/// closed does not report itself disconnected
+/// ([`wait_pending`](crate::BufferedCollection::wait_pending) returning
+/// `false`) until every permit taken before the close is used or dropped.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::BufferedCollection;
+/// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+/// #     struct Noop;
+/// #     impl std::task::Wake for Noop {
+/// #         fn wake(self: std::sync::Arc<Self>) {}
+/// #     }
+/// #     let waker = std::task::Waker::from(std::sync::Arc::new(Noop));
+/// #     let mut f = std::pin::pin!(f);
+/// #     let mut cx = std::task::Context::from_waker(&waker);
+/// #     loop {
+/// #         if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; }
+/// #     }
+/// # }
+///
+/// let mut c = BufferedCollection::new();
+/// let p = c.producer();
+/// let permit = block_on(p.reserve_async()).unwrap();
+/// c.close();
+/// permit.push("reserved before the close"); // still lands
+/// c.commit();
+/// assert_eq!(c.as_slice(), ["reserved before the close"]);
+/// ```
+#[cfg(feature = "async")]
+#[cfg_attr(docsrs, doc(cfg(feature = "async")))]
+#[must_use = "a permit holds room until it is used or dropped"]
+pub struct PushPermit<'a, T> {
+    producer: &'a Producer<T>,
+}
+
+#[cfg(feature = "async")]
+impl<T> PushPermit<'_, T> {
+    /// Pushes `value` into the room this permit holds: it cannot fail (see
+    /// the type docs for a close).
+    ///
+    /// # Panics
+    ///
+    /// If the queue cannot grow (capacity overflow, as `Vec::push`); the
+    /// permit's room is given back then.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    /// #     struct Noop;
+    /// #     impl std::task::Wake for Noop {
+    /// #         fn wake(self: std::sync::Arc<Self>) {}
+    /// #     }
+    /// #     let waker = std::task::Waker::from(std::sync::Arc::new(Noop));
+    /// #     let mut f = std::pin::pin!(f);
+    /// #     let mut cx = std::task::Context::from_waker(&waker);
+    /// #     loop {
+    /// #         if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; }
+    /// #     }
+    /// # }
+    ///
+    /// let mut c = BufferedCollection::bounded(2);
+    /// let p = c.producer();
+    /// block_on(p.reserve_async()).unwrap().push(1);
+    /// block_on(p.reserve_async()).unwrap().push(2);
+    /// c.commit();
+    /// assert_eq!(c.as_slice(), [1, 2]);
+    /// ```
+    pub fn push(self, value: T) {
+        let producer = self.producer;
+        {
+            let mut slot = lock(&producer.slot.state);
+            // Grown before anything changes: if this panics, the slot is
+            // unlocked, `value` dropped and the permit's room given back.
+            slot.items.reserve(1);
+            slot.reserved -= 1;
+            slot.items.push(value);
+        }
+        // Its room is now the value's.
+        core::mem::forget(self);
+        producer.shared.after_push();
+    }
+}
+
+#[cfg(feature = "async")]
+impl<T> Drop for PushPermit<'_, T> {
+    /// An unused permit gives its room back.
+    fn drop(&mut self) {
+        let shared = &self.producer.shared;
+        let mut queue = shared.lock();
+        lock(&self.producer.slot.state).reserved -= 1;
+        if shared.max.load(Relaxed) != usize::MAX {
+            // Room grows under the control lock (see the module docs).
+            shared.room.fetch_add(1, SeqCst);
+            queue.wake_producers();
+        }
+        if shared.is_closed() {
+            // A wait may now see that nothing more can arrive.
+            queue.wake_consumers();
+        }
+    }
+}
+
+#[cfg(feature = "async")]
+impl<T> fmt::Debug for PushPermit<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PushPermit").finish_non_exhaustive()
+    }
+}
+
+/// One poll of a queue future: under the control lock, `attempt` either
+/// resolves (then the future's waker, if registered, is removed and
+/// `resolved` runs) or says it has to wait (then the task's waker is
+/// registered in `wakers`, unless the one registered already wakes the
+/// same task; `registered` then runs under the lock, e.g. to announce a
+/// producer blocked for room). The task's waker is cloned before the lock
+/// is taken, and replaced or removed wakers are dropped after it is
+/// released: no waker code runs under the lock. If the clone panics,
+/// nothing has changed (a push future still holds its value).
+#[cfg(feature = "async")]
+fn poll_registered<'s, T, R>(
+    shared: &'s Shared<T>,
     cx: &mut Context<'_>,
     registration: &mut Option<Registration>,
     wakers: impl Fn(&mut Queue<T>) -> &mut Wakers,
-    mut attempt: impl FnMut(&mut Queue<T>) -> Option<R>,
-    registered: impl Fn(&mut Queue<T>),
+    mut attempt: impl FnMut(&mut Locked<'s, T>) -> Option<R>,
+    registered: impl Fn(&mut Locked<'s, T>),
+    resolved: impl Fn(&mut Locked<'s, T>),
 ) -> Poll<R> {
     let mut clone: Option<Waker> = None;
     loop {
         let mut queue = shared.lock();
-        let queue_ref: &mut Queue<T> = &mut queue;
-        if let Some(result) = attempt(queue_ref) {
+        if let Some(result) = attempt(&mut queue) {
             let old = registration
                 .take()
-                .and_then(|r| wakers(queue_ref).deregister(r));
+                .and_then(|r| wakers(&mut queue).deregister(r));
+            resolved(&mut queue);
             drop(queue);
             drop((old, clone));
             return Poll::Ready(result);
         }
-        let set = wakers(queue_ref);
+        let set = wakers(&mut queue);
         if set
             .get(*registration)
             .is_some_and(|w| w.will_wake(cx.waker()))
@@ -1319,7 +1917,7 @@ fn poll_registered<T, R>(
             // Registered under the lock that every event this future
             // waits for takes to decide its wake-ups: none is lost.
             let old = set.register(registration, waker);
-            registered(queue_ref);
+            registered(&mut queue);
             drop(queue);
             drop(old);
             return Poll::Pending;
@@ -1342,14 +1940,5 @@ fn deregister<T>(
     if let Some(r) = registration.take() {
         let old = wakers(&mut shared.lock()).deregister(r);
         drop(old);
-    }
-}
-
-#[cfg(feature = "async")]
-impl<T> fmt::Debug for PushFuture<'_, T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("PushFuture")
-            .field("resolved", &self.value.is_none())
-            .finish_non_exhaustive()
     }
 }

@@ -3,7 +3,11 @@
 //! is a dev-dependency only, so the library proper always uses std's).
 
 #[cfg(all(test, loom))]
+pub(crate) use loom::sync::atomic::{AtomicBool, AtomicUsize};
+#[cfg(all(test, loom))]
 pub(crate) use loom::sync::{Arc, Condvar, Mutex, MutexGuard};
+#[cfg(not(all(test, loom)))]
+pub(crate) use std::sync::atomic::{AtomicBool, AtomicUsize};
 #[cfg(not(all(test, loom)))]
 pub(crate) use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 

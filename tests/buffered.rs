@@ -243,7 +243,7 @@ fn multi_frame_cascade_spreads_over_frames() {
 }
 
 #[test]
-fn commit_appends_local_pending_then_producer_pushes_in_queue_order() {
+fn commit_appends_local_pending_then_each_producers_pushes_in_its_order() {
     let mut c: BufferedCollection<i32> = vec![0].into();
     let p1 = c.producer();
     let p2 = p1.clone();
@@ -259,9 +259,10 @@ fn commit_appends_local_pending_then_producer_pushes_in_queue_order() {
     assert_eq!(c.pending_len(), 8);
 
     assert_eq!(c.commit(), 8);
-    // Visible first, then local pending in push order, then the producers'
-    // pushes in the order they reached the queue.
-    assert_eq!(c.as_slice(), [0, 1, 2, 3, 10, 20, 11, 30, 21]);
+    // Visible first, then local pending in push order, then each
+    // producer's pushes in its order, producers in the order they were
+    // made (not the order the pushes arrived in).
+    assert_eq!(c.as_slice(), [0, 1, 2, 3, 10, 11, 20, 21, 30]);
     assert_eq!(c.pending_len(), 0);
 
     // The queue is reused: the next commit takes only what came after.
@@ -269,7 +270,7 @@ fn commit_appends_local_pending_then_producer_pushes_in_queue_order() {
     c.push(4);
     p1.push(12).unwrap();
     assert_eq!(c.commit(), 3);
-    assert_eq!(c.as_slice(), [0, 1, 2, 3, 10, 20, 11, 30, 21, 4, 31, 12]);
+    assert_eq!(c.as_slice(), [0, 1, 2, 3, 10, 11, 20, 21, 30, 4, 12, 31]);
 }
 
 // ---------------------------------------------------------------------------
