@@ -114,7 +114,8 @@ use std::time::{Duration, Instant};
 
 use crate::error::TryPushError;
 use crate::sync::{
-    lock, wait, wait_timeout, Arc, AtomicBool, AtomicUsize, Condvar, Mutex, MutexGuard,
+    lock, lock_politely, wait, wait_timeout, Arc, AtomicBool, AtomicUsize, Condvar, Mutex,
+    MutexGuard,
 };
 #[cfg(feature = "async")]
 use core::future::Future;
@@ -124,24 +125,51 @@ use core::pin::Pin;
 use core::task::{Context, Poll, Waker};
 
 /// The queue producers push into and the state around it.
+///
+/// What every push reads (`closed`, `max`, `consumers_waiting`: written
+/// rarely), what bounded pushes write (`room`) and what the owner writes at
+/// every commit (the control lock) sit on separate cache lines, so that a
+/// commit does not take the lines pushes read away from them.
 pub(crate) struct Shared<T> {
-    control: Mutex<Queue<T>>,
+    control: OwnLine<Mutex<Queue<T>>>,
     /// `wait_pending` waits here.
     pushed: Condvar,
     /// Producers blocked on a full bounded collection wait here.
     room_freed: Condvar,
+    /// Read by every push.
+    flags: OwnLine<Flags>,
+    /// How many more values pushes may take now (bounded only).
+    room: OwnLine<AtomicUsize>,
+}
+
+/// What every push reads; see [`Shared`].
+struct Flags {
     /// Set (under control) by a close; read by pushes under their slot.
     closed: AtomicBool,
     /// The bound; `usize::MAX` when unbounded (then `room` is unused).
     /// Changed only under the control lock and every slot's.
     max: AtomicUsize,
-    /// How many more values pushes may take now (bounded only).
-    room: AtomicUsize,
     /// A consumer waits: the next push must wake it.
     consumers_waiting: AtomicBool,
 }
 
-/// One producer handle's buffer.
+/// A value alone on its cache lines (128 bytes: a line and the one the
+/// prefetcher pairs with it).
+#[repr(align(128))]
+struct OwnLine<V>(V);
+
+impl<V> Deref for OwnLine<V> {
+    type Target = V;
+
+    #[inline]
+    fn deref(&self) -> &V {
+        &self.0
+    }
+}
+
+/// One producer handle's buffer, alone on its cache lines: its producer
+/// and the owner's commit are the only ones who touch it.
+#[repr(align(128))]
 struct Slot<T> {
     state: Mutex<SlotState<T>>,
 }
@@ -263,7 +291,7 @@ impl<T> Queue<T> {
 impl<T> Shared<T> {
     fn new(max: usize) -> Arc<Self> {
         Arc::new(Shared {
-            control: Mutex::new(Queue {
+            control: OwnLine(Mutex::new(Queue {
                 slots: Vec::new(),
                 producers: 0,
                 held: 0,
@@ -275,13 +303,15 @@ impl<T> Shared<T> {
                 consumer_wakers: Wakers::default(),
                 #[cfg(feature = "async")]
                 producer_wakers: Wakers::default(),
-            }),
+            })),
             pushed: Condvar::new(),
             room_freed: Condvar::new(),
-            closed: AtomicBool::new(false),
-            max: AtomicUsize::new(max),
-            room: AtomicUsize::new(max),
-            consumers_waiting: AtomicBool::new(false),
+            flags: OwnLine(Flags {
+                closed: AtomicBool::new(false),
+                max: AtomicUsize::new(max),
+                consumers_waiting: AtomicBool::new(false),
+            }),
+            room: OwnLine(AtomicUsize::new(max)),
         })
     }
 
@@ -294,14 +324,14 @@ impl<T> Shared<T> {
 
     #[inline]
     fn is_closed(&self) -> bool {
-        self.closed.load(Acquire)
+        self.flags.closed.load(Acquire)
     }
 
     /// Whether pushes could take room now (a hint, exact under the control
     /// lock for "no room": room grows only under it).
     #[inline]
     fn has_room(&self) -> bool {
-        self.max.load(Relaxed) == usize::MAX || self.room.load(SeqCst) > 0
+        self.flags.max.load(Relaxed) == usize::MAX || self.room.load(SeqCst) > 0
     }
 
     /// Takes up to `wanted` units of room (all of them when unbounded);
@@ -309,7 +339,7 @@ impl<T> Shared<T> {
     /// it against bound changes).
     #[inline]
     fn take_room(&self, wanted: usize) -> usize {
-        if self.max.load(Relaxed) == usize::MAX {
+        if self.flags.max.load(Relaxed) == usize::MAX {
             return wanted;
         }
         let mut room = self.room.load(Relaxed);
@@ -332,7 +362,7 @@ impl<T> Shared<T> {
     /// there is one (the only time a push takes the control lock).
     #[inline]
     fn after_push(&self) {
-        if self.consumers_waiting.load(SeqCst) {
+        if self.flags.consumers_waiting.load(SeqCst) {
             self.wake_waiting_consumers();
         }
     }
@@ -412,20 +442,23 @@ impl<'a, T> Locked<'a, T> {
                 queue.must_wake = true;
             }
         }
-        self.shared.consumers_waiting.store(false, SeqCst);
+        self.shared.flags.consumers_waiting.store(false, SeqCst);
     }
 
     /// A consumer is about to look at the slots and may then wait: from
     /// now on pushes wake it.
     fn arm_consumers(&mut self) {
-        self.shared.consumers_waiting.store(true, SeqCst);
+        self.shared.flags.consumers_waiting.store(true, SeqCst);
     }
 
     /// A consumer stopped waiting: the flag stays set only while another
     /// one is registered.
     fn settle_consumers(&mut self) {
         let registered = self.consumers_registered();
-        self.shared.consumers_waiting.store(registered, SeqCst);
+        self.shared
+            .flags
+            .consumers_waiting
+            .store(registered, SeqCst);
     }
 
     /// A producer starts waiting for room: a consumer waiting on an empty
@@ -465,7 +498,7 @@ impl<'a, T> Locked<'a, T> {
             Some(Waited::Pending)
         } else if (shared.is_closed() && reserved == 0) || self.producers == 0 {
             Some(Waited::Disconnected)
-        } else if shared.max.load(Relaxed) != usize::MAX
+        } else if shared.flags.max.load(Relaxed) != usize::MAX
             && shared.room.load(SeqCst) == 0
             && reserved == 0
             && self.producers_blocked()
@@ -481,7 +514,7 @@ impl<'a, T> Locked<'a, T> {
     /// only). The collection publishes every increase of its count before
     /// it happens, except before its first producer exists.
     fn publish(&mut self, owned: usize) {
-        if self.shared.max.load(Relaxed) == usize::MAX {
+        if self.shared.flags.max.load(Relaxed) == usize::MAX {
             return;
         }
         let held = self.held;
@@ -521,7 +554,7 @@ impl<'a, T> Locked<'a, T> {
     /// Closes: later pushes hand their value back; producers blocked for
     /// room and waiting consumers are woken.
     fn close(&mut self) {
-        self.shared.closed.store(true, SeqCst);
+        self.shared.flags.closed.store(true, SeqCst);
         self.wake_producers();
         self.wake_consumers();
     }
@@ -715,7 +748,7 @@ impl<T> ProducerLink<T> {
         let mut i = 0;
         while i < queue.slots.len() {
             let taken = loop {
-                let mut slot = lock(&queue.slots[i].slot.state);
+                let mut slot = lock_politely(&queue.slots[i].slot.state);
                 let n = slot.items.len();
                 // An empty `dest` takes the values by a swap below: no room
                 // needed.
@@ -819,7 +852,7 @@ impl<T> ProducerLink<T> {
         if in_slots.saturating_add(owned) > max {
             return false;
         }
-        self.shared.max.store(max, Relaxed);
+        self.shared.flags.max.store(max, Relaxed);
         if max == usize::MAX {
             queue.held = 0;
         } else {
@@ -1358,7 +1391,7 @@ impl<T> Producer<T> {
         if self.shared.is_closed() {
             return Err(Missed::Closed);
         }
-        let bounded = self.shared.max.load(Relaxed) != usize::MAX;
+        let bounded = self.shared.flags.max.load(Relaxed) != usize::MAX;
         let wanted = if bounded {
             batch.len().min(self.shared.room.load(Relaxed))
         } else {
@@ -1654,7 +1687,7 @@ impl<T> Future for PushFuture<'_, T> {
                 }
                 slot.items.extend(value.take());
                 drop(slot);
-                if producer.shared.consumers_waiting.load(SeqCst) {
+                if producer.shared.flags.consumers_waiting.load(SeqCst) {
                     queue.wake_consumers();
                 }
                 Some(Ok(()))
@@ -1856,7 +1889,7 @@ impl<T> Drop for PushPermit<'_, T> {
         let shared = &self.producer.shared;
         let mut queue = shared.lock();
         lock(&self.producer.slot.state).reserved -= 1;
-        if shared.max.load(Relaxed) != usize::MAX {
+        if shared.flags.max.load(Relaxed) != usize::MAX {
             // Room grows under the control lock (see the module docs).
             shared.room.fetch_add(1, SeqCst);
             queue.wake_producers();
