@@ -780,3 +780,161 @@ fn raising_the_bound_wakes_a_blocked_push_and_a_push_async() {
         assert_eq!(got, [0, 1, 2]);
     });
 }
+
+/// (s) `wait_pending` against pushes through two handles (two buffers):
+/// the wait arms the consumers' flag and then looks at every buffer, a
+/// push reads the flag after unlocking its own. Whichever buffer a push
+/// lands in and whenever, the owner is woken for it by the push itself.
+#[test]
+fn wait_pending_against_pushes_through_two_handles() {
+    check("wait_pending vs two handles", Bound::Env, || {
+        let mut c = BufferedCollection::new();
+        // The handles stay alive until the owner has both values, so the
+        // last handle leaving (which wakes the wait too) cannot stand in
+        // for a lost push wake-up: that shows as a deadlock.
+        let done = Arc::new((loom::sync::Mutex::new(false), loom::sync::Condvar::new()));
+        let spawn = |p: Producer<u8>, v: u8| {
+            let done = Arc::clone(&done);
+            thread::spawn(move || {
+                p.push(v).unwrap();
+                let (lock, cv) = &*done;
+                let mut finished = lock.lock().unwrap();
+                while !*finished {
+                    finished = cv.wait(finished).unwrap();
+                }
+            })
+        };
+        let t1 = spawn(c.producer(), 1);
+        let t2 = spawn(c.producer(), 2);
+        let mut got = Vec::new();
+        while got.len() < 2 {
+            assert!(c.wait_pending(), "both handles are alive");
+            c.commit();
+            drain(&mut c, &mut got);
+        }
+        *done.0.lock().unwrap() = true;
+        done.1.notify_all();
+        t1.join().unwrap();
+        t2.join().unwrap();
+        got.sort_unstable();
+        assert_eq!(got, [1, 2]);
+    });
+}
+
+/// (t) Two handles take the last unit of room of a bounded(2) collection
+/// with `try_push` while a traversal removes an element (which takes all
+/// the room for the pass and hands back what it freed): the room counter
+/// never lets more values in than the bound, at any point.
+#[test]
+fn two_handles_race_for_the_room_a_pass_frees() {
+    check("two handles race for freed room", Bound::Env, || {
+        let mut c = BufferedCollection::bounded(2);
+        c.extend([0u8, 9]);
+        c.commit();
+        let p = c.producer();
+        let q = c.producer();
+        let t1 = thread::spawn(move || p.try_push(1).is_ok());
+        let t2 = thread::spawn(move || q.try_push(2).is_ok());
+        c.traverse(|e| {
+            if *e == 0 {
+                e.remove();
+            }
+        });
+        let pushed = usize::from(t1.join().unwrap()) + usize::from(t2.join().unwrap());
+        assert!(pushed <= 1, "one unit of room was freed");
+        assert_eq!(c.commit(), pushed);
+        assert!(c.len() <= 2, "the bound holds");
+    });
+}
+
+/// (u) A permit dropped unused gives its room back and wakes a push
+/// blocked for it (feature `async`): with bound 1, one handle reserves the
+/// only room and drops the permit while the other blocks in `push` (or the
+/// push lands first and the reservation waits for the owner's drain). If
+/// the room were not handed back with a wake-up, loom would report a
+/// deadlock.
+#[cfg(feature = "async")]
+#[test]
+fn a_dropped_permit_wakes_a_push_blocked_for_its_room() {
+    check("dropped permit wakes a blocked push", Bound::Env, || {
+        let mut c = BufferedCollection::bounded(1);
+        let p = c.producer();
+        let q = c.producer();
+        let t1 = thread::spawn(move || {
+            let permit = loom::future::block_on(p.reserve_async()).unwrap();
+            drop(permit);
+        });
+        let t2 = thread::spawn(move || q.push(5u8).is_ok());
+        // The owner drains until both handles are gone (if the push lands
+        // first, the reservation waits for the room this frees).
+        let mut got = Vec::new();
+        while c.wait_pending() {
+            c.commit();
+            drain(&mut c, &mut got);
+        }
+        t1.join().unwrap();
+        assert!(t2.join().unwrap());
+        assert_eq!(got, [5]);
+    });
+}
+
+/// (v) A permit against a close (feature `async`): a reservation made
+/// before the close still pushes, and `wait_pending` does not report the
+/// queue disconnected while that permit is outstanding: the owner, which
+/// closes and then drains until the wait says nothing more can arrive, gets
+/// the value exactly when the reservation succeeded.
+#[cfg(feature = "async")]
+#[test]
+fn a_permit_taken_before_a_close_still_arrives() {
+    check("permit vs close", Bound::Env, || {
+        let mut c = BufferedCollection::new();
+        let p = c.producer();
+        let t = thread::spawn(move || match loom::future::block_on(p.reserve_async()) {
+            Ok(permit) => {
+                permit.push(7u8);
+                true
+            }
+            Err(_) => false,
+        });
+        c.close();
+        let mut got = Vec::new();
+        while c.wait_pending() {
+            c.commit();
+            drain(&mut c, &mut got);
+        }
+        // Disconnected: everything that can arrive has arrived.
+        c.commit();
+        drain(&mut c, &mut got);
+        let reserved = t.join().unwrap();
+        assert_eq!(got, if reserved { vec![7] } else { vec![] });
+    });
+}
+
+/// (w) `wait_pending_async` against a push from a handle that stays alive
+/// (feature `async`): the task registers its waker and arms the flag under
+/// the lock before it looks, so the push itself wakes it (the handle
+/// leaving cannot stand in for a lost wake-up: that shows as a deadlock).
+#[cfg(feature = "async")]
+#[test]
+fn wait_pending_async_is_woken_by_the_push_itself() {
+    check("wait_pending_async woken by the push", Bound::Env, || {
+        let mut c = BufferedCollection::new();
+        let done = Arc::new((loom::sync::Mutex::new(false), loom::sync::Condvar::new()));
+        let p = c.producer();
+        let gate = Arc::clone(&done);
+        let t = thread::spawn(move || {
+            p.push(1u8).unwrap();
+            let (lock, cv) = &*gate;
+            let mut finished = lock.lock().unwrap();
+            while !*finished {
+                finished = cv.wait(finished).unwrap();
+            }
+        });
+        assert!(loom::future::block_on(c.wait_pending_async()));
+        assert_eq!(c.commit(), 1);
+        *done.0.lock().unwrap() = true;
+        done.1.notify_all();
+        t.join().unwrap();
+        assert_eq!(c.as_slice(), [1]);
+    });
+}

@@ -260,7 +260,7 @@ fn xorshift(state: &mut u64) -> u64 {
 /// queue and must be woken by the close.
 #[test]
 fn shutdown_with_close_loses_nothing() {
-    const ITERATIONS: u64 = if cfg!(miri) { 3 } else { 200 };
+    const ITERATIONS: u64 = if cfg!(miri) { 3 } else { 500 };
     const EVENTS: u32 = if cfg!(miri) { 20 } else { 2_000 };
     let mut rng = 0x9E37_79B9_7F4A_7C15u64;
     let (mut committed_total, mut handed_back_total) = (0usize, 0usize);

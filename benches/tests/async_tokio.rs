@@ -63,8 +63,9 @@ fn producers_and_owner_on_a_tokio_runtime() {
     }
 }
 
-/// A shutdown mid-stream with async producers: every event is either
-/// committed exactly once or handed back exactly once.
+/// A shutdown mid-stream with async producers (half of them pushing through
+/// `reserve_async` permits): every event is either committed exactly once
+/// or handed back exactly once.
 #[test]
 fn async_shutdown_loses_and_duplicates_nothing() {
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -82,8 +83,18 @@ fn async_shutdown_loses_and_duplicates_nothing() {
                     tokio::spawn(async move {
                         let mut back = Vec::new();
                         for i in 0..200u32 {
-                            if let Err(e) = p.push_async(task as u32 * 1000 + i).await {
-                                back.push(e.into_inner());
+                            let event = task as u32 * 1000 + i;
+                            if task % 2 == 0 {
+                                if let Err(e) = p.push_async(event).await {
+                                    back.push(e.into_inner());
+                                }
+                            } else {
+                                // Room first, then the event: a permit
+                                // taken before the close still lands.
+                                match p.reserve_async().await {
+                                    Ok(permit) => permit.push(event),
+                                    Err(_) => back.push(event),
+                                }
                             }
                         }
                         back

@@ -1,0 +1,359 @@
+//! One buffer per producer handle: the order rule across handles, handles
+//! that come and go, and room reserved with `Producer::reserve_async`
+//! (feature `async`) held in `PushPermit`s.
+#![cfg(not(loom))]
+
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
+
+use read_write_collection::{BufferedCollection, TryPushError, WaitTimeoutError};
+
+/// Runs `f` on its own thread and fails (instead of hanging the suite) if
+/// it does not finish within a few seconds.
+fn within<R: Send + 'static>(what: &str, f: impl FnOnce() -> R + Send + 'static) -> R {
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(Duration::from_secs(if cfg!(miri) { 120 } else { 10 }))
+        .unwrap_or_else(|_| panic!("{what}: did not finish (a lost wake-up?)"))
+}
+
+#[test]
+fn a_commit_keeps_each_producers_order_and_groups_by_handle() {
+    let mut c = BufferedCollection::new();
+    let a = c.producer();
+    let b = c.producer();
+    let a2 = a.clone();
+    for i in 0..3 {
+        b.push(10 + i).unwrap();
+        a.push(i).unwrap();
+        a2.push(20 + i).unwrap();
+    }
+    assert_eq!(c.pending_len(), 9);
+    assert_eq!(c.commit(), 9);
+    // Handles in the order they were made (a, b, then a's clone), each
+    // handle's pushes in its order.
+    assert_eq!(c.as_slice(), [0, 1, 2, 10, 11, 12, 20, 21, 22]);
+}
+
+#[test]
+fn one_handle_shared_between_threads_keeps_one_order_per_thread() {
+    let mut c = BufferedCollection::new();
+    let p = c.producer();
+    thread::scope(|s| {
+        for t in 0..4u32 {
+            let p = &p;
+            s.spawn(move || {
+                for i in 0..1_000 {
+                    p.push((t, i)).unwrap();
+                }
+            });
+        }
+    });
+    c.commit();
+    assert_eq!(c.len(), 4_000);
+    for t in 0..4 {
+        let mine: Vec<u32> = c.iter().filter(|e| e.0 == t).map(|e| e.1).collect();
+        assert_eq!(mine, (0..1_000).collect::<Vec<_>>(), "thread {t}");
+    }
+}
+
+#[test]
+fn a_dropped_handles_values_are_committed_and_its_buffer_then_leaves() {
+    let mut c = BufferedCollection::new();
+    let keep = c.producer();
+    let gone = c.producer();
+    gone.push(1).unwrap();
+    gone.push(2).unwrap();
+    drop(gone);
+    assert_eq!(c.producer_count(), 1);
+    assert_eq!(c.pending_len(), 2, "still queued");
+    keep.push(3).unwrap();
+    assert_eq!(c.commit(), 3);
+    // `keep` was made first.
+    assert_eq!(c.as_slice(), [3, 1, 2]);
+    // A handle made and dropped with nothing queued leaves nothing behind.
+    for _ in 0..1_000 {
+        drop(keep.clone());
+    }
+    keep.push(4).unwrap();
+    assert_eq!(c.commit(), 1);
+    assert_eq!(c.as_slice(), [3, 1, 2, 4]);
+}
+
+#[test]
+fn into_parts_and_drop_take_every_handles_values() {
+    let mut c = BufferedCollection::new();
+    c.push(0);
+    let a = c.producer();
+    let b = a.clone();
+    b.push(2).unwrap();
+    a.push(1).unwrap();
+    drop(b);
+    assert_eq!(c.into_parts(), (vec![], vec![0, 1, 2]));
+    assert!(a.is_closed());
+
+    // Dropping the collection drops what its handles queued, once each,
+    // live handles' and dropped handles' alike.
+    let value = Arc::new(());
+    let c = BufferedCollection::new();
+    let a = c.producer();
+    let b = c.producer();
+    a.push(Arc::clone(&value)).unwrap();
+    b.push(Arc::clone(&value)).unwrap();
+    drop(b);
+    drop(c);
+    assert_eq!(Arc::strong_count(&value), 1);
+    assert!(a.push(Arc::clone(&value)).is_err());
+    assert_eq!(Arc::strong_count(&value), 1, "handed back and dropped");
+}
+
+#[test]
+fn the_bound_counts_every_handles_values() {
+    let mut c = BufferedCollection::bounded(4);
+    let handles: Vec<_> = (0..3).map(|_| c.producer()).collect();
+    let mut pushed = 0;
+    for round in 0..3 {
+        for p in &handles {
+            if p.try_push(round).is_ok() {
+                pushed += 1;
+            }
+        }
+    }
+    assert_eq!(pushed, 4, "four values fit, whoever pushed them");
+    assert_eq!(handles[0].try_push(9), Err(TryPushError::Full(9)));
+    assert_eq!(c.commit(), 4);
+    c.clear_visible();
+    assert_eq!(handles[2].try_push(9), Ok(()), "the clear freed room");
+}
+
+#[cfg(feature = "async")]
+mod permits {
+    use super::*;
+    use std::future::Future;
+    use std::pin::pin;
+    use std::task::{Context, Poll, Wake, Waker};
+
+    struct Unpark(thread::Thread);
+    impl Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+
+    /// Parks the thread until woken: a minimal executor.
+    fn block_on<F: Future>(f: F) -> F::Output {
+        let waker = Waker::from(Arc::new(Unpark(thread::current())));
+        let mut cx = Context::from_waker(&waker);
+        let mut f = pin!(f);
+        loop {
+            match f.as_mut().poll(&mut cx) {
+                Poll::Ready(v) => return v,
+                Poll::Pending => thread::park(),
+            }
+        }
+    }
+
+    struct Noop;
+    impl Wake for Noop {
+        fn wake(self: Arc<Self>) {}
+    }
+
+    #[test]
+    fn a_permit_holds_room_until_it_is_used_or_dropped() {
+        let mut c = BufferedCollection::bounded(2);
+        c.push(0);
+        let p = c.producer();
+        let permit = block_on(p.reserve_async()).unwrap();
+        assert_eq!(
+            p.try_push(1),
+            Err(TryPushError::Full(1)),
+            "the permit has the room"
+        );
+        assert!(c.try_push(1).is_err(), "the owner's pushes count it too");
+        permit.push(5);
+        assert_eq!(c.commit(), 2);
+        assert_eq!(c.as_slice(), [0, 5]);
+
+        c.clear();
+        let permit = block_on(p.reserve_async()).unwrap();
+        let other = block_on(p.reserve_async()).unwrap();
+        drop(permit);
+        assert_eq!(
+            p.try_push(6),
+            Ok(()),
+            "a dropped permit gives its room back"
+        );
+        other.push(7);
+        c.commit();
+        assert_eq!(c.as_slice(), [6, 7]);
+    }
+
+    #[test]
+    fn a_dropped_permit_wakes_a_blocked_push() {
+        let mut c = BufferedCollection::bounded(1);
+        let p = c.producer();
+        let q = c.producer();
+        let permit = block_on(p.reserve_async()).unwrap();
+        let blocked = thread::spawn(move || q.push(3).is_ok());
+        thread::sleep(Duration::from_millis(if cfg!(miri) { 0 } else { 20 }));
+        drop(permit);
+        assert!(within("the blocked push", move || blocked.join().unwrap()));
+        assert_eq!(c.commit(), 1);
+        assert_eq!(c.as_slice(), [3]);
+    }
+
+    #[test]
+    fn a_waiting_reservation_is_woken_by_the_room_a_commit_frees_and_by_a_close() {
+        let mut c = BufferedCollection::bounded(1);
+        let p = c.producer();
+        p.push(1).unwrap();
+        let q = p.clone();
+        let waiting = thread::spawn(move || match block_on(q.reserve_async()) {
+            Ok(permit) => {
+                permit.push(2);
+                true
+            }
+            Err(_) => false,
+        });
+        thread::sleep(Duration::from_millis(if cfg!(miri) { 0 } else { 20 }));
+        assert_eq!(c.commit(), 1);
+        c.clear_visible(); // frees the room
+        assert!(within("the reservation", move || waiting.join().unwrap()));
+        assert_eq!(c.commit(), 1);
+        assert_eq!(c.as_slice(), [2]);
+
+        let q = p.clone();
+        let waiting = thread::spawn(move || block_on(q.reserve_async()).is_err());
+        thread::sleep(Duration::from_millis(if cfg!(miri) { 0 } else { 20 }));
+        c.close();
+        assert!(within("the reservation on a close", move || waiting
+            .join()
+            .unwrap()));
+        assert!(
+            block_on(p.reserve_async()).is_err(),
+            "closed: no room to reserve"
+        );
+    }
+
+    #[test]
+    fn a_cancelled_reservation_takes_nothing_and_leaves_no_waker() {
+        let mut c = BufferedCollection::bounded(1);
+        let p = c.producer();
+        p.push(1).unwrap();
+        let waker = Arc::new(Noop);
+        let as_waker = Waker::from(Arc::clone(&waker));
+        for _ in 0..100 {
+            let mut f = pin!(p.reserve_async());
+            assert!(f
+                .as_mut()
+                .poll(&mut Context::from_waker(&as_waker))
+                .is_pending());
+        }
+        assert_eq!(Arc::strong_count(&waker), 2, "no waker left in the queue");
+        c.commit();
+        c.clear_visible();
+        assert_eq!(
+            p.try_push(2),
+            Ok(()),
+            "the cancelled reservations took no room"
+        );
+    }
+
+    #[test]
+    fn a_permit_taken_before_a_close_still_lands_and_keeps_the_wait_open() {
+        let mut c = BufferedCollection::new();
+        let p = c.producer();
+        let permit = block_on(p.reserve_async()).unwrap();
+        c.close();
+        assert_eq!(
+            c.wait_pending_timeout(Duration::from_millis(10)),
+            Err(WaitTimeoutError::Timeout),
+            "a permit is outstanding: something can still arrive"
+        );
+        permit.push(9);
+        assert!(c.wait_pending());
+        assert_eq!(c.commit(), 1);
+        assert!(!c.wait_pending(), "closed, nothing queued, no permit");
+        assert_eq!(c.as_slice(), [9]);
+
+        // Dropped unused after the close (on another thread, while the
+        // owner waits): the wait ends.
+        let mut c: BufferedCollection<u8> = BufferedCollection::new();
+        let p = c.producer();
+        c.close();
+        let more = thread::scope(|s| {
+            let (reserved_tx, reserved_rx) = mpsc::channel();
+            let (release_tx, release_rx) = mpsc::channel::<()>();
+            s.spawn(move || {
+                let permit = block_on(p.reserve_async());
+                // Closed before the reservation: no permit.
+                assert!(permit.is_err());
+                reserved_tx.send(()).unwrap();
+                let _ = release_rx.recv();
+            });
+            reserved_rx.recv().unwrap();
+            drop(release_tx);
+            c.wait_pending()
+        });
+        assert!(!more);
+
+        let mut c: BufferedCollection<u8> = BufferedCollection::new();
+        let p = c.producer();
+        let more = thread::scope(|s| {
+            let (reserved_tx, reserved_rx) = mpsc::channel();
+            let p = &p;
+            s.spawn(move || {
+                let permit = block_on(p.reserve_async()).unwrap();
+                reserved_tx.send(()).unwrap();
+                thread::sleep(Duration::from_millis(if cfg!(miri) { 0 } else { 20 }));
+                drop(permit);
+            });
+            reserved_rx.recv().unwrap();
+            c.close();
+            // Sleeps until the permit is dropped, then sees that nothing
+            // more can arrive.
+            c.wait_pending()
+        });
+        assert!(!more);
+    }
+
+    #[test]
+    fn a_permit_used_after_the_collection_is_dropped_drops_its_value_once() {
+        let c = BufferedCollection::new();
+        let p = c.producer();
+        let permit = block_on(p.reserve_async()).unwrap();
+        drop(c);
+        let value = Arc::new(());
+        permit.push(Arc::clone(&value));
+        drop(p);
+        assert_eq!(
+            Arc::strong_count(&value),
+            1,
+            "dropped exactly once, with the queue"
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "more than the new maximum length")]
+    fn a_bound_change_counts_outstanding_permits() {
+        let mut c = BufferedCollection::bounded(3);
+        c.push(0);
+        let p = c.producer();
+        let _permit = block_on(p.reserve_async()).unwrap();
+        c.set_max_len(Some(1));
+    }
+
+    #[test]
+    fn permits_and_futures_format_for_debugging() {
+        let c: BufferedCollection<u8> = BufferedCollection::new();
+        let p = c.producer();
+        let f = p.reserve_async();
+        assert_eq!(format!("{f:?}"), "ReserveFuture { resolved: false, .. }");
+        let permit = block_on(f).unwrap();
+        assert_eq!(format!("{permit:?}"), "PushPermit { .. }");
+    }
+}
