@@ -40,9 +40,13 @@ use std::time::Duration;
 ///
 /// `commit` appends, behind the visible elements: first everything pushed
 /// locally (`push`, `Extend`, `Entry::push`, `Cursor::push`) in push order,
-/// then everything producers pushed before the commit took their queue, in
-/// the order the pushes reached the queue (so each producer's own order is
-/// kept).
+/// then everything producers pushed before the commit took their buffers:
+/// each producer handle has a buffer of its own, and the buffers are
+/// appended one after the other, in the order the handles were made. So
+/// **each producer's order** is kept (a handle's pushes, in the order it
+/// made them); pushes through different handles are grouped by handle, not
+/// interleaved in the order they arrived. Pushes through one handle shared
+/// between threads keep the order in which they took its buffer's lock.
 ///
 /// # What "pending" covers
 ///

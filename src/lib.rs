@@ -394,12 +394,14 @@
 //!   [`parallel`]).
 //! * `proptest`: `proptest::arbitrary::Arbitrary` for the collections and
 //!   strategies in the `proptest` module (implies `std`).
-//! * `async`: `BufferedCollection::wait_pending_async` and
-//!   `Producer::push_async`, futures any executor can poll (no runtime
-//!   dependency; implies `std`). Cancel safety: dropping a pending
-//!   `wait_pending_async` loses nothing; dropping a pending `push_async`
-//!   drops its value, which was not pushed. Either takes its waker out of
-//!   the queue when dropped.
+//! * `async`: `BufferedCollection::wait_pending_async`,
+//!   `Producer::push_async` and `Producer::reserve_async`, futures any
+//!   executor can poll (no runtime dependency; implies `std`). Cancel
+//!   safety: dropping a pending `wait_pending_async` loses nothing;
+//!   dropping a pending `push_async` drops its value, which was not pushed;
+//!   dropping a pending `reserve_async` gives up nothing (it holds no value
+//!   and no room), and its `PushPermit`'s `push` cannot fail. Each takes
+//!   its waker out of the queue when dropped.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 // Without `std` the docs still name `Producer` and `ProducerClosed` (as plain

@@ -37,9 +37,10 @@
 //!   ones still holding values.
 //!
 //! Memory per producer handle: the handle (two `Arc`s, 16 bytes), its slot
-//! (an `Arc` allocation of about 64 bytes: counts, mutex, `Vec`, permit
-//! count) plus the capacity its buffer grew to, and 16 bytes in the
-//! registry.
+//! (one 256-byte allocation: the `Arc` counts, then the mutex, `Vec` and
+//! permit count alone on 128 bytes of cache lines, so that two producers'
+//! slots never share a line) plus the capacity its buffer grew to, and 16
+//! bytes in the registry.
 //!
 //! # Counters
 //!
@@ -985,8 +986,8 @@ impl<T> Drop for ProducerLink<T> {
 ///
 /// # One clone per thread
 ///
-/// [`Clone`] gives the clone a buffer of its own (one small allocation,
-/// about 64 bytes, plus the buffer's capacity), so pushes through
+/// [`Clone`] gives the clone a buffer of its own (one 256-byte allocation,
+/// plus the buffer's capacity), so pushes through
 /// different clones never wait for each other: give each thread its own
 /// clone. A handle that is dropped leaves its pushes for the next commit.
 ///

@@ -171,7 +171,7 @@ mod parallel {
 /// task that awaits them between threads), and not otherwise.
 #[cfg(feature = "async")]
 mod async_futures {
-    use read_write_collection::{PushFuture, WaitPendingFuture};
+    use read_write_collection::{PushFuture, PushPermit, ReserveFuture, WaitPendingFuture};
     use static_assertions::{assert_impl_all, assert_not_impl_any};
     use std::rc::Rc;
 
@@ -180,4 +180,14 @@ mod async_futures {
     assert_impl_all!(PushFuture<'static, std::cell::Cell<u32>>: Send);
     assert_not_impl_any!(PushFuture<'static, Rc<u32>>: Send);
     assert_not_impl_any!(WaitPendingFuture<'static, Rc<u32>>: Send);
+    assert_impl_all!(ReserveFuture<'static, u32>: Send, Unpin);
+    assert_impl_all!(PushPermit<'static, u32>: Send, Sync);
+    assert_not_impl_any!(ReserveFuture<'static, Rc<u32>>: Send);
+    assert_not_impl_any!(PushPermit<'static, Rc<u32>>: Send);
+    // A permit is a promise of room: it is used or dropped, never copied.
+    assert_not_impl_any!(PushPermit<'static, u32>: Clone, Copy);
 }
+
+/// A producer handle is two pointers (the queue, its own buffer).
+#[cfg(feature = "std")]
+const_assert!(size_of::<Producer<u64>>() == 2 * size_of::<usize>());
