@@ -1215,6 +1215,27 @@ fn a_commit_that_overflows_leaves_the_producers_items_queued() {
     assert_eq!(c.len(), 4);
 }
 
+/// The same across two producer handles: the commit appends the first
+/// handle's item (there is room for one), then overflows on the second's,
+/// which stays queued; the first is counted as visible exactly once.
+#[test]
+fn a_commit_that_overflows_midway_through_the_handles_keeps_the_rest_queued() {
+    let mut visible = units(usize::MAX);
+    visible.pop();
+    let mut c: BufferedCollection<()> = visible.into();
+    let p = c.producer();
+    let q = c.producer();
+    p.push(()).unwrap();
+    q.push(()).unwrap();
+    let err = catch_unwind(AssertUnwindSafe(|| c.commit())).unwrap_err();
+    assert_eq!(panic_message(&*err), "capacity overflow");
+    assert_eq!(c.len(), usize::MAX, "the first handle's item was appended");
+    assert_eq!(c.pending_len(), 1, "the second's is still queued");
+    c.clear_visible();
+    assert_eq!(c.commit(), 1);
+    assert_eq!(c.len(), 1);
+}
+
 /// Overflowing pushes of zero-sized elements say "capacity overflow", not
 /// "full bounded collection": unbounded collections are never full.
 #[test]
