@@ -1385,12 +1385,13 @@ impl<T> Producer<T> {
     /// Moves the longest prefix of `batch` that fits into this handle's
     /// slot, under its lock; `Err(Closed)` (nothing moved) after a close.
     fn move_batch(&self, batch: &mut Vec<T>) -> Result<(), Missed> {
-        if batch.is_empty() {
-            return Ok(());
-        }
         let mut slot = lock(&self.slot.state);
+        // Checked first: an empty batch on a closed collection says so.
         if self.shared.is_closed() {
             return Err(Missed::Closed);
+        }
+        if batch.is_empty() {
+            return Ok(());
         }
         let bounded = self.shared.flags.max.load(Relaxed) != usize::MAX;
         let wanted = if bounded {

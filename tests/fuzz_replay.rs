@@ -24,11 +24,18 @@ mod common;
 mod model;
 
 /// `(target, file name, contents)` of every file in `fuzz/regressions/`.
-const REGRESSIONS: &[(&str, &str, &[u8])] = &[(
-    "auto_remove",
-    "try-reserve-past-the-bound",
-    include_bytes!("../fuzz/regressions/auto_remove/try-reserve-past-the-bound"),
-)];
+const REGRESSIONS: &[(&str, &str, &[u8])] = &[
+    (
+        "auto_remove",
+        "try-reserve-past-the-bound",
+        include_bytes!("../fuzz/regressions/auto_remove/try-reserve-past-the-bound"),
+    ),
+    (
+        "buffered",
+        "empty-batch-on-a-closed-queue",
+        include_bytes!("../fuzz/regressions/buffered/empty-batch-on-a-closed-queue"),
+    ),
+];
 
 fn kind_of(target: &str) -> model::Kind {
     model::TARGETS
