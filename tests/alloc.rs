@@ -298,3 +298,31 @@ fn push_commit_consume_frames_allocate_nothing_once_warm() {
         }
     }
 }
+
+/// Producer handles (each with its own buffer) pushing while the owner
+/// commits and drains in a loop: once every buffer has grown to its
+/// working size, a round (the pushes through both handles and the commit
+/// that takes both buffers) allocates nothing: the commit swaps each
+/// handle's buffer with an empty spare that already has room.
+#[test]
+fn a_steady_producer_loop_allocates_nothing() {
+    let mut c: BufferedCollection<u64> = BufferedCollection::new();
+    let a = c.producer();
+    let b = c.producer();
+    let round = |c: &mut BufferedCollection<u64>| {
+        for i in 0..100 {
+            a.push(i).unwrap();
+            b.push(i).unwrap();
+        }
+        c.commit();
+        let sum: u64 = c.iter().sum();
+        c.clear_visible();
+        sum
+    };
+    for _ in 0..20 {
+        round(&mut c);
+    }
+    let (sum, n) = calls(|| round(&mut c));
+    assert_eq!(sum, 2 * (0..100).sum::<u64>());
+    assert_eq!(n, 0, "a steady round allocates nothing");
+}
