@@ -188,6 +188,6 @@ mod async_futures {
     assert_not_impl_any!(PushPermit<'static, u32>: Clone, Copy);
 }
 
-/// A producer handle is two pointers (the queue, its own buffer).
+// A producer handle is two pointers (the queue, its own buffer).
 #[cfg(feature = "std")]
 const_assert!(size_of::<Producer<u64>>() == 2 * size_of::<usize>());
