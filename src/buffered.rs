@@ -962,6 +962,9 @@ impl<T, A> BufferedCollection<T, A> {
     /// pending in the order [`commit`](Self::commit) would append it (local
     /// pushes, then the producers' queue). Nothing is lost: the producers'
     /// queue is closed first, so their later pushes hand the value back.
+    /// (A `PushPermit` (feature `async`) reserved before and used after
+    /// drops its value, as after the collection's drop: close and drain
+    /// with `wait_pending` first to wait for outstanding permits.)
     ///
     /// # Panics
     ///

@@ -938,3 +938,35 @@ fn wait_pending_async_is_woken_by_the_push_itself() {
         assert_eq!(c.as_slice(), [1]);
     });
 }
+
+/// (x) A blocked `push` woken by freed room that another handle takes
+/// first goes back to waiting, and says so again: a wait that looked while
+/// it was between its two waits is woken to answer "full" (`false`)
+/// instead of sleeping for ever (loom reports a deadlock if it sleeps).
+#[test]
+fn a_push_that_blocks_again_wakes_the_wait_again() {
+    check("re-blocked push wakes the wait again", Bound::Env, || {
+        let mut c = BufferedCollection::bounded(1);
+        c.push(0u8);
+        c.commit();
+        let p = c.producer();
+        let q = c.producer();
+        let t = thread::spawn(move || p.push(1).is_ok());
+        assert!(!c.wait_pending(), "full, and the producer blocked");
+        c.clear_visible(); // frees the room: wakes the blocked push
+        let took = q.try_push(2).is_ok();
+        c.commit();
+        drop(q);
+        // Either the blocked push got the room (then it is pending or
+        // visible by now) or the other handle did and the push blocks again:
+        // the wait answers either way.
+        let more = c.wait_pending();
+        if more {
+            c.commit();
+        }
+        assert!(c.len() <= 1, "the bound holds");
+        drop(c);
+        let pushed = t.join().unwrap();
+        assert!(took || pushed, "the freed room went to one of them");
+    });
+}

@@ -31,10 +31,12 @@
 //!   state allocates nothing. Slots are taken in registry order (handles in
 //!   the order they were made): **each producer's order is kept**; the
 //!   order *across* producers is the registry's, not the order of arrival.
-//! * A handle that is dropped marks its slot dead; a dead slot is removed
-//!   once empty (at once if it is, else by the commit that takes its
-//!   values, which are never lost). The walk sees only live slots and dead
-//!   ones still holding values.
+//! * A handle that is dropped marks its slot dead (no search: a drop is
+//!   O(1)); the next commit takes its values, which are never lost, and
+//!   removes it. Dead slots also leave, when empty, once there are more of
+//!   them than a sweep found last time (amortised O(1) per handle), so
+//!   handles that come and go without commits do not pile up. The walk
+//!   sees the live slots plus the dead ones since the last commit.
 //!
 //! Memory per producer handle: the handle (two `Arc`s, 16 bytes), its slot
 //! (one 256-byte allocation: the `Arc` counts, then the mutex, `Vec` and
@@ -147,6 +149,10 @@ pub(crate) struct Shared<T> {
 struct Flags {
     /// Set (under control) by a close; read by pushes under their slot.
     closed: AtomicBool,
+    /// Set (under control, before the slots are emptied for the last
+    /// time) when the collection is dropped or taken apart: a permit's
+    /// push then drops its value at once, as nothing will take it.
+    gone: AtomicBool,
     /// The bound; `usize::MAX` when unbounded (then `room` is unused).
     /// Changed only under the control lock and every slot's.
     max: AtomicUsize,
@@ -173,6 +179,8 @@ impl<V> Deref for OwnLine<V> {
 #[repr(align(128))]
 struct Slot<T> {
     state: Mutex<SlotState<T>>,
+    /// Its handle is gone (set and read under the control lock).
+    dead: AtomicBool,
 }
 
 struct SlotState<T> {
@@ -182,16 +190,15 @@ struct SlotState<T> {
     reserved: usize,
 }
 
-/// A slot in the registry.
-struct Registered<T> {
-    slot: Arc<Slot<T>>,
-    /// Its handle is alive; a dead slot leaves once empty.
-    live: bool,
-}
-
 /// The state behind the control mutex; see the module docs.
 pub(crate) struct Queue<T> {
-    slots: Vec<Registered<T>>,
+    /// The registry: every live handle's slot, in the order the handles
+    /// were made, and dead ones not yet removed.
+    slots: Vec<Arc<Slot<T>>>,
+    /// Dead slots in `slots`.
+    dead: usize,
+    /// Sweep the dead slots out when there are this many.
+    sweep_at: usize,
     producers: usize,
     /// The collection's count as last published (bounded only).
     held: usize,
@@ -283,17 +290,43 @@ impl<T> Queue<T> {
         blocked
     }
 
-    /// The registry entry of `slot`.
-    fn position(&self, slot: &Arc<Slot<T>>) -> Option<usize> {
-        self.slots.iter().position(|r| Arc::ptr_eq(&r.slot, slot))
+    /// Whether `slot`'s handle is gone (read under the control lock).
+    fn is_dead(slot: &Slot<T>) -> bool {
+        slot.dead.load(Relaxed)
+    }
+
+    /// Removes the dead slots that hold nothing (locking each), and sets
+    /// the next sweep's threshold so that at least half as many handles
+    /// as the registry keeps (and as many as the dead ones it keeps) must
+    /// be dropped before the next sweep: sweeps cost amortised O(1) per
+    /// handle.
+    fn sweep(&mut self) {
+        self.slots
+            .retain(|slot| !Self::is_dead(slot) || !lock(&slot.state).items.is_empty());
+        self.dead = self.slots.iter().filter(|slot| Self::is_dead(slot)).count();
+        self.sweep_at = self.dead + self.dead.max(self.slots.len() / 2).max(SWEEP_MIN);
+    }
+
+    /// After every slot was emptied: the dead ones leave.
+    fn remove_dead(&mut self) {
+        if self.dead > 0 {
+            self.slots.retain(|slot| !Self::is_dead(slot));
+            self.dead = 0;
+            self.sweep_at = SWEEP_MIN;
+        }
     }
 }
+
+/// Dead slots tolerated before a sweep (see [`Queue::sweep`]).
+const SWEEP_MIN: usize = 16;
 
 impl<T> Shared<T> {
     fn new(max: usize) -> Arc<Self> {
         Arc::new(Shared {
             control: OwnLine(Mutex::new(Queue {
                 slots: Vec::new(),
+                dead: 0,
+                sweep_at: SWEEP_MIN,
                 producers: 0,
                 held: 0,
                 waiting_consumers: 0,
@@ -309,6 +342,7 @@ impl<T> Shared<T> {
             room_freed: Condvar::new(),
             flags: OwnLine(Flags {
                 closed: AtomicBool::new(false),
+                gone: AtomicBool::new(false),
                 max: AtomicUsize::new(max),
                 consumers_waiting: AtomicBool::new(false),
             }),
@@ -473,8 +507,8 @@ impl<'a, T> Locked<'a, T> {
     fn scan(&self) -> (usize, usize) {
         let mut queued = 0;
         let mut reserved = 0;
-        for r in &self.slots {
-            let slot = lock(&r.slot.state);
+        for slot in &self.slots {
+            let slot = lock(&slot.state);
             queued += slot.items.len();
             reserved += slot.reserved;
         }
@@ -493,17 +527,19 @@ impl<'a, T> Locked<'a, T> {
     /// The caller published the collection's exact count before asking,
     /// and the collection cannot change while it waits.
     fn wait_outcome(&self) -> Option<Waited> {
-        let (queued, reserved) = self.scan();
         let shared = self.shared;
+        // Read before the scan: room grows only under the control lock,
+        // which this holds, so "no room" stays true while the scan runs and
+        // no push can queue a value behind it (read after the scan, a push
+        // could take room into a slot the scan had passed: "full, nothing
+        // queued" with a value queued).
+        let no_room = shared.flags.max.load(Relaxed) != usize::MAX && shared.room.load(SeqCst) == 0;
+        let (queued, reserved) = self.scan();
         if queued > 0 {
             Some(Waited::Pending)
         } else if (shared.is_closed() && reserved == 0) || self.producers == 0 {
             Some(Waited::Disconnected)
-        } else if shared.flags.max.load(Relaxed) != usize::MAX
-            && shared.room.load(SeqCst) == 0
-            && reserved == 0
-            && self.producers_blocked()
-        {
+        } else if no_room && reserved == 0 && self.producers_blocked() {
             Some(Waited::Full)
         } else {
             None
@@ -543,12 +579,10 @@ impl<'a, T> Locked<'a, T> {
                 items: Vec::new(),
                 reserved: 0,
             }),
+            dead: AtomicBool::new(false),
         });
         self.producers += 1;
-        self.slots.push(Registered {
-            slot: Arc::clone(&slot),
-            live: true,
-        });
+        self.slots.push(Arc::clone(&slot));
         slot
     }
 
@@ -565,8 +599,8 @@ impl<'a, T> Locked<'a, T> {
     /// accounts for the room `taken.len()` values free.
     fn take_all(&mut self) -> Vec<T> {
         let mut taken = Vec::new();
-        for r in &self.slots {
-            let mut slot = lock(&r.slot.state);
+        for slot in &self.slots {
+            let mut slot = lock(&slot.state);
             if taken.is_empty() {
                 core::mem::swap(&mut taken, &mut slot.items);
             } else {
@@ -576,7 +610,7 @@ impl<'a, T> Locked<'a, T> {
                 taken.append(&mut slot.items);
             }
         }
-        self.slots.retain(|r| r.live);
+        self.remove_dead();
         taken
     }
 }
@@ -749,7 +783,7 @@ impl<T> ProducerLink<T> {
         let mut i = 0;
         while i < queue.slots.len() {
             let taken = loop {
-                let mut slot = lock_politely(&queue.slots[i].slot.state);
+                let mut slot = lock_politely(&queue.slots[i].state);
                 let n = slot.items.len();
                 // An empty `dest` takes the values by a swap below: no room
                 // needed.
@@ -777,13 +811,10 @@ impl<T> ProducerLink<T> {
                 // The taken values now count as the collection's.
                 queue.held += taken;
             }
-            if queue.slots[i].live {
-                i += 1;
-            } else {
-                // Its handle is gone and nothing can reach it any more.
-                queue.slots.remove(i);
-            }
+            i += 1;
         }
+        // Dead slots are empty now, and nothing can reach them any more.
+        queue.remove_dead();
         queue.publish(dest.len());
     }
 
@@ -844,7 +875,7 @@ impl<T> ProducerLink<T> {
     /// Returns whether it did. Producers blocked for room re-check at once.
     pub(crate) fn set_max(&self, max: usize, owned: usize) -> bool {
         let mut queue = self.shared.lock();
-        let slots: Vec<Arc<Slot<T>>> = queue.slots.iter().map(|r| Arc::clone(&r.slot)).collect();
+        let slots: Vec<Arc<Slot<T>>> = queue.slots.clone();
         let guards: Vec<MutexGuard<'_, SlotState<T>>> =
             slots.iter().map(|slot| lock(&slot.state)).collect();
         let in_slots = guards
@@ -872,10 +903,13 @@ impl<T> ProducerLink<T> {
         self.shared.lock().close();
     }
 
-    /// Closes and takes everything queued, in order.
+    /// Closes and takes everything queued, in order, for the last time
+    /// (the collection is dropped or taken apart): permits still
+    /// outstanding drop their value when used.
     pub(crate) fn close_and_take(&self) -> Vec<T> {
         let mut queue = self.shared.lock();
         queue.close();
+        self.shared.flags.gone.store(true, SeqCst);
         queue.take_all()
     }
 
@@ -1071,16 +1105,20 @@ impl<T> Producer<T> {
     /// room may have gone to another push by then. `announced`: this push has
     /// woken the consumers already (once per push).
     #[cold]
-    fn wait_for_room(&self, announced: &mut bool) {
+    fn wait_for_room(&self) {
         let mut queue = self.shared.lock();
+        let mut announced = false;
         // Stays registered (and locked, but while it sleeps) until room or
         // a close appears: a wait that returned only to deliver this
         // section's wake-ups loops here, so a consumer never sees it
-        // unregistered between two sleeps.
+        // unregistered between two sleeps. Each time a push starts to wait
+        // here it wakes the consumers once: one that looked while this push
+        // was between two waits (room appeared and another push took it)
+        // learns that it is blocked again.
         while !self.shared.is_closed() && !self.shared.has_room() {
             queue.waiting_producers += 1;
-            if !*announced {
-                *announced = true;
+            if !announced {
+                announced = true;
                 queue.announce_blocked_producer();
             }
             queue = queue.wait(&self.shared.room_freed, None);
@@ -1124,14 +1162,13 @@ impl<T> Producer<T> {
     /// ```
     pub fn push(&self, value: T) -> Result<(), ProducerClosed<T>> {
         let mut value = value;
-        let mut announced = false;
         loop {
             match self.push_now(value) {
                 Ok(()) => return Ok(()),
                 Err((Missed::Closed, value)) => return Err(ProducerClosed { value }),
                 Err((Missed::Full, back)) => value = back,
             }
-            self.wait_for_room(&mut announced);
+            self.wait_for_room();
         }
     }
 
@@ -1208,8 +1245,14 @@ impl<T> Producer<T> {
     /// still pushes (the room was granted before the close; the next commit
     /// takes the value), and a wait for pending elements does not report
     /// the queue disconnected while a permit is outstanding. A permit used
-    /// after the collection was dropped drops its value, as the collection
-    /// dropped the values pushed just before.
+    /// after the collection was dropped or taken apart
+    /// ([`into_parts`](crate::BufferedCollection::into_parts)) drops its
+    /// value at once, as tokio's `Permit::send` does once the receiver is
+    /// gone: nothing could take it any more. An owner that must see every
+    /// value closes, then waits until
+    /// [`wait_pending`](crate::BufferedCollection::wait_pending) returns
+    /// `false` (which it does only once no permit is outstanding), before
+    /// it drops the collection.
     ///
     /// # Errors
     ///
@@ -1370,7 +1413,6 @@ impl<T> Producer<T> {
     /// assert_eq!(c.as_slice(), [1, 2, 3]);
     /// ```
     pub fn push_batch(&self, batch: &mut Vec<T>) -> Result<(), ProducerClosed<()>> {
-        let mut announced = false;
         loop {
             if let Err(Missed::Closed) = self.move_batch(batch) {
                 return Err(ProducerClosed { value: () });
@@ -1378,7 +1420,7 @@ impl<T> Producer<T> {
             if batch.is_empty() {
                 return Ok(());
             }
-            self.wait_for_room(&mut announced);
+            self.wait_for_room();
         }
     }
 
@@ -1459,15 +1501,11 @@ impl<T> Drop for Producer<T> {
     fn drop(&mut self) {
         let mut queue = self.shared.lock();
         queue.producers -= 1;
-        if let Some(i) = queue.position(&self.slot) {
-            let empty = lock(&self.slot.state).items.is_empty();
-            if empty {
-                // Nothing left for a commit: out of the walk at once.
-                queue.slots.remove(i);
-            } else {
-                // Its values wait for the next commit.
-                queue.slots[i].live = false;
-            }
+        // Its values wait for the next commit, which removes the slot.
+        self.slot.dead.store(true, Relaxed);
+        queue.dead += 1;
+        if queue.dead >= queue.sweep_at {
+            queue.sweep();
         }
         if queue.producers == 0 {
             // The last producer leaving ends `wait_pending`.
@@ -1870,17 +1908,30 @@ impl<T> PushPermit<'_, T> {
     /// ```
     pub fn push(self, value: T) {
         let producer = self.producer;
-        {
+        let unread = {
             let mut slot = lock(&producer.slot.state);
-            // Grown before anything changes: if this panics, the slot is
-            // unlocked, `value` dropped and the permit's room given back.
-            slot.items.reserve(1);
-            slot.reserved -= 1;
-            slot.items.push(value);
-        }
-        // Its room is now the value's.
+            // Under the slot's lock, which the collection's last look at
+            // the slots takes after setting `gone`.
+            if producer.shared.flags.gone.load(SeqCst) {
+                slot.reserved -= 1;
+                Some(value)
+            } else {
+                // Grown before anything changes: if this panics, the slot
+                // is unlocked, `value` dropped and the permit's room given
+                // back.
+                slot.items.reserve(1);
+                slot.reserved -= 1;
+                slot.items.push(value);
+                None
+            }
+        };
+        // Its room is now the value's (or the collection is gone).
         core::mem::forget(self);
-        producer.shared.after_push();
+        match unread {
+            // Dropped outside the lock.
+            Some(value) => drop(value),
+            None => producer.shared.after_push(),
+        }
     }
 }
 

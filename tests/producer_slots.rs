@@ -357,3 +357,109 @@ mod permits {
         assert_eq!(format!("{permit:?}"), "PushPermit { .. }");
     }
 }
+
+/// A wait that publishes freed room and then looks at the buffers must not
+/// answer "full, nothing pending" while a push that took that room is
+/// queued: the room is read before the buffers are. Many idle handles after
+/// the pushing one make the look long enough for the push to land behind
+/// it (before the fix, this answered `Full` with one value pending).
+#[test]
+#[cfg_attr(miri, ignore = "200,000 handles")]
+fn a_wait_never_reports_full_with_a_value_pending() {
+    use std::sync::Barrier;
+    use std::time::Instant;
+    let outcome = within("the full-queue wait", || {
+        let mut c = BufferedCollection::bounded(1);
+        c.push(0u32);
+        c.commit();
+        let p = c.producer();
+        let q = c.producer();
+        let idle: Vec<_> = (0..200_000).map(|_| p.clone()).collect();
+        let blocked = thread::spawn(move || p.push(1).is_ok());
+        assert_eq!(
+            c.wait_pending_timeout(Duration::from_secs(5)),
+            Err(WaitTimeoutError::Full),
+            "full, nothing pending, a producer blocked"
+        );
+        let barrier = Arc::new(Barrier::new(2));
+        let go = Arc::clone(&barrier);
+        let racer = thread::spawn(move || {
+            go.wait();
+            let start = Instant::now();
+            while start.elapsed() < Duration::from_micros(300) {}
+            loop {
+                match q.try_push(2) {
+                    Ok(()) => return,
+                    Err(TryPushError::Full(_)) => continue,
+                    Err(TryPushError::Closed(_)) => return,
+                }
+            }
+        });
+        c.pop(); // frees the room; the wait below publishes it
+        barrier.wait();
+        let waited = c.wait_pending_timeout(Duration::from_secs(5));
+        let pending = c.pending_len();
+        c.close();
+        drop(idle);
+        racer.join().unwrap();
+        blocked.join().unwrap();
+        (waited, pending)
+    });
+    let (waited, pending) = outcome;
+    assert!(
+        waited != Err(WaitTimeoutError::Full) || pending == 0,
+        "answered Full with {pending} pending"
+    );
+}
+
+#[cfg(feature = "async")]
+mod permits_after_the_end {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    struct Counted(Arc<AtomicUsize>);
+    impl Drop for Counted {
+        fn drop(&mut self) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    fn block_on<F: std::future::Future>(f: F) -> F::Output {
+        struct Noop;
+        impl std::task::Wake for Noop {
+            fn wake(self: Arc<Self>) {}
+        }
+        let waker = std::task::Waker::from(Arc::new(Noop));
+        let mut f = std::pin::pin!(f);
+        let mut cx = std::task::Context::from_waker(&waker);
+        loop {
+            if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+                return v;
+            }
+        }
+    }
+
+    /// After `into_parts` or the collection's drop nothing will read the
+    /// buffers again: a permit's value is dropped when pushed, at once (not
+    /// when the last handle goes).
+    #[test]
+    fn a_permit_used_after_the_end_drops_its_value_at_once() {
+        for take_apart in [false, true] {
+            let drops = Arc::new(AtomicUsize::new(0));
+            let c = BufferedCollection::new();
+            let p = c.producer();
+            let other = p.clone();
+            let permit = block_on(p.reserve_async()).unwrap();
+            if take_apart {
+                let (visible, pending) = c.into_parts();
+                assert!(visible.is_empty() && pending.is_empty());
+            } else {
+                drop(c);
+            }
+            permit.push(Counted(Arc::clone(&drops)));
+            assert_eq!(drops.load(Ordering::SeqCst), 1, "dropped when pushed");
+            drop((p, other));
+            assert_eq!(drops.load(Ordering::SeqCst), 1, "once");
+        }
+    }
+}
