@@ -11,9 +11,11 @@ use std::pin::pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
-use std::thread;
 
 use read_write_collection::BufferedCollection;
+
+mod common;
+use common::block_on;
 
 /// Counts its wake-ups.
 struct CountingWaker(AtomicUsize);
@@ -28,25 +30,6 @@ fn counting_waker() -> (Arc<CountingWaker>, Waker) {
     let count = Arc::new(CountingWaker(AtomicUsize::new(0)));
     let waker = Waker::from(Arc::clone(&count));
     (count, waker)
-}
-
-/// Parks the thread until woken: a minimal executor.
-fn block_on<F: Future>(f: F) -> F::Output {
-    struct Unpark(thread::Thread);
-    impl Wake for Unpark {
-        fn wake(self: Arc<Self>) {
-            self.0.unpark();
-        }
-    }
-    let waker = Waker::from(Arc::new(Unpark(thread::current())));
-    let mut cx = Context::from_waker(&waker);
-    let mut f = pin!(f);
-    loop {
-        match f.as_mut().poll(&mut cx) {
-            Poll::Ready(v) => return v,
-            Poll::Pending => thread::park(),
-        }
-    }
 }
 
 #[test]

@@ -10,6 +10,8 @@ use std::time::Duration;
 
 use read_write_collection::{BufferedCollection, TryPushError, WaitTimeoutError};
 
+mod common;
+
 /// Runs `f` on its own thread and fails (instead of hanging the suite) if
 /// it does not finish within a few seconds.
 fn within<R: Send + 'static>(what: &str, f: impl FnOnce() -> R + Send + 'static) -> R {
@@ -135,27 +137,9 @@ mod permits {
     use super::*;
     use std::future::Future;
     use std::pin::pin;
-    use std::task::{Context, Poll, Wake, Waker};
+    use std::task::{Context, Wake, Waker};
 
-    struct Unpark(thread::Thread);
-    impl Wake for Unpark {
-        fn wake(self: Arc<Self>) {
-            self.0.unpark();
-        }
-    }
-
-    /// Parks the thread until woken: a minimal executor.
-    fn block_on<F: Future>(f: F) -> F::Output {
-        let waker = Waker::from(Arc::new(Unpark(thread::current())));
-        let mut cx = Context::from_waker(&waker);
-        let mut f = pin!(f);
-        loop {
-            match f.as_mut().poll(&mut cx) {
-                Poll::Ready(v) => return v,
-                Poll::Pending => thread::park(),
-            }
-        }
-    }
+    use crate::common::block_on;
 
     struct Noop;
     impl Wake for Noop {
@@ -415,27 +399,13 @@ fn a_wait_never_reports_full_with_a_value_pending() {
 #[cfg(feature = "async")]
 mod permits_after_the_end {
     use super::*;
+    use crate::common::block_on;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     struct Counted(Arc<AtomicUsize>);
     impl Drop for Counted {
         fn drop(&mut self) {
             self.0.fetch_add(1, Ordering::SeqCst);
-        }
-    }
-
-    fn block_on<F: std::future::Future>(f: F) -> F::Output {
-        struct Noop;
-        impl std::task::Wake for Noop {
-            fn wake(self: Arc<Self>) {}
-        }
-        let waker = std::task::Waker::from(Arc::new(Noop));
-        let mut f = std::pin::pin!(f);
-        let mut cx = std::task::Context::from_waker(&waker);
-        loop {
-            if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) {
-                return v;
-            }
         }
     }
 

@@ -345,3 +345,25 @@ pub fn replay_fuzz_inputs<I>(target: &str, decode: impl Fn(&[u8]) -> Option<I>, 
     }
     assert!(checked_in > 0, "no checked-in seed for the {target} target");
 }
+
+/// Polls `f` on this thread, parking it until a wake-up: a minimal
+/// executor for the async queue's futures (which also runs under Miri).
+pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    use std::sync::Arc;
+    use std::task::{Context, Poll, Wake, Waker};
+    struct Unpark(std::thread::Thread);
+    impl Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    let mut f = std::pin::pin!(f);
+    loop {
+        match f.as_mut().poll(&mut cx) {
+            Poll::Ready(v) => return v,
+            Poll::Pending => std::thread::park(),
+        }
+    }
+}
