@@ -41,7 +41,7 @@
 //! Memory per producer handle: the handle (two `Arc`s, 16 bytes), its slot
 //! (one 256-byte allocation: the `Arc` counts, then the mutex, `Vec` and
 //! permit count alone on 128 bytes of cache lines, so that two producers'
-//! slots never share a line) plus the capacity its buffer grew to, and 16
+//! slots never share a line) plus the capacity its buffer grew to, and 8
 //! bytes in the registry.
 //!
 //! # Counters
