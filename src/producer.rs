@@ -39,9 +39,9 @@
 //!   sees the live slots plus the dead ones since the last commit.
 //!
 //! Memory per producer handle: the handle (two `Arc`s, 16 bytes), its slot
-//! (one 256-byte allocation: the `Arc` counts, then the mutex, `Vec` and
-//! permit count alone on 128 bytes of cache lines, so that two producers'
-//! slots never share a line) plus the capacity its buffer grew to, and 8
+//! (one 256-byte allocation: the `Arc` counts, then the mutex, `Vec`,
+//! permit count and "handle dropped" flag alone on 128 bytes of cache
+//! lines, so that two producers' slots never share a line) plus the capacity its buffer grew to, and 8
 //! bytes in the registry.
 //!
 //! # Counters
