@@ -250,13 +250,35 @@ mod imp {
 
     // ---------------------------------------------------------------- methods
 
+    /// `step`, inlined or not (`OUTLINED`: `step_outlined`).
+    #[inline(always)]
+    fn update<const OUTLINED: bool, const PAD: usize>(e: &mut Entity<PAD>) -> Step<PAD> {
+        if OUTLINED {
+            step_outlined(e)
+        } else {
+            step(e)
+        }
+    }
+
     #[inline(never)]
     fn cursor_pass<const PAD: usize, A: AutoRemove<Entity<PAD>>>(
         c: &mut ReadWriteCollection<Entity<PAD>, A>,
     ) {
+        cursor_pass_with::<false, PAD, A>(c);
+    }
+
+    #[inline(never)]
+    fn cursor_outlined_pass<const PAD: usize>(c: &mut ReadWriteCollection<Entity<PAD>>) {
+        cursor_pass_with::<true, PAD, _>(c);
+    }
+
+    #[inline(always)]
+    fn cursor_pass_with<const OUTLINED: bool, const PAD: usize, A: AutoRemove<Entity<PAD>>>(
+        c: &mut ReadWriteCollection<Entity<PAD>, A>,
+    ) {
         let mut cursor = c.cursor();
         while let Some(mut e) = cursor.next() {
-            match step(&mut *e) {
+            match update::<OUTLINED, PAD>(&mut *e) {
                 Step::Keep => {}
                 Step::Expire => {
                     e.remove();
@@ -268,61 +290,25 @@ mod imp {
 
     #[inline(never)]
     fn traverse_pass<const PAD: usize>(c: &mut ReadWriteCollection<Entity<PAD>>) {
-        c.traverse(|mut e| match step(&mut *e) {
-            Step::Keep => {}
-            Step::Expire => {
-                e.remove();
-            }
-            Step::Spawn(child) => e.push(child),
-        });
-    }
-
-    #[inline(never)]
-    fn cursor_outlined_pass<const PAD: usize>(c: &mut ReadWriteCollection<Entity<PAD>>) {
-        let mut cursor = c.cursor();
-        while let Some(mut e) = cursor.next() {
-            match step_outlined(&mut *e) {
-                Step::Keep => {}
-                Step::Expire => {
-                    e.remove();
-                }
-                Step::Spawn(child) => e.push(child),
-            }
-        }
+        traverse_pass_with::<false, PAD>(c);
     }
 
     #[inline(never)]
     fn traverse_outlined_pass<const PAD: usize>(c: &mut ReadWriteCollection<Entity<PAD>>) {
-        c.traverse(|mut e| match step_outlined(&mut *e) {
+        traverse_pass_with::<true, PAD>(c);
+    }
+
+    #[inline(always)]
+    fn traverse_pass_with<const OUTLINED: bool, const PAD: usize>(
+        c: &mut ReadWriteCollection<Entity<PAD>>,
+    ) {
+        c.traverse(|mut e| match update::<OUTLINED, PAD>(&mut *e) {
             Step::Keep => {}
             Step::Expire => {
                 e.remove();
             }
             Step::Spawn(child) => e.push(child),
         });
-    }
-
-    #[inline(never)]
-    fn hand_loop_outlined_pass<const PAD: usize>(v: &mut Vec<Entity<PAD>>) {
-        let mut write = 0;
-        let mut read = 0;
-        while read < v.len() {
-            let mut e = v[read];
-            read += 1;
-            match step_outlined(&mut e) {
-                Step::Expire => {}
-                Step::Keep => {
-                    v[write] = e;
-                    write += 1;
-                }
-                Step::Spawn(child) => {
-                    v[write] = e;
-                    write += 1;
-                    v.push(child);
-                }
-            }
-        }
-        v.truncate(write);
     }
 
     /// The loop body for a collection whose predicate does the removing.
@@ -433,12 +419,22 @@ mod imp {
     /// which defeats store-to-load forwarding.)
     #[inline(never)]
     fn hand_loop_pass<const PAD: usize>(v: &mut Vec<Entity<PAD>>) {
+        hand_loop_pass_with::<false, PAD>(v);
+    }
+
+    #[inline(never)]
+    fn hand_loop_outlined_pass<const PAD: usize>(v: &mut Vec<Entity<PAD>>) {
+        hand_loop_pass_with::<true, PAD>(v);
+    }
+
+    #[inline(always)]
+    fn hand_loop_pass_with<const OUTLINED: bool, const PAD: usize>(v: &mut Vec<Entity<PAD>>) {
         let mut write = 0;
         let mut read = 0;
         while read < v.len() {
             let mut e = v[read];
             read += 1;
-            match step(&mut e) {
+            match update::<OUTLINED, PAD>(&mut e) {
                 Step::Expire => {}
                 Step::Keep => {
                     v[write] = e;
@@ -1124,22 +1120,21 @@ mod imp {
             c.clear();
             c.extend(base.iter().copied());
         };
-        ctx.method(
-            "cursor",
-            ReadWriteCollection::with_capacity(room),
-            reset_collection,
-            cursor_outlined_pass,
-            |c| c.as_slice(),
-            Check::Ordered,
-        );
-        ctx.method(
-            "traverse",
-            ReadWriteCollection::with_capacity(room),
-            reset_collection,
-            traverse_outlined_pass,
-            |c| c.as_slice(),
-            Check::Ordered,
-        );
+        type Pass<const PAD: usize> = fn(&mut ReadWriteCollection<Entity<PAD>>);
+        let passes: [(&str, Pass<PAD>); 2] = [
+            ("cursor", cursor_outlined_pass),
+            ("traverse", traverse_outlined_pass),
+        ];
+        for (method, pass) in passes {
+            ctx.method(
+                method,
+                ReadWriteCollection::with_capacity(room),
+                reset_collection,
+                pass,
+                |c| c.as_slice(),
+                Check::Ordered,
+            );
+        }
         ctx.method(
             "hand_loop",
             Vec::with_capacity(room),
