@@ -588,6 +588,29 @@ mod imp {
         queued: Vec<(String, TimedPass<'g>)>,
     }
 
+    /// Runs `passes` passes, each after an untimed `reset` to `base` (and a
+    /// cache eviction when `evict`), and returns their total time.
+    fn timed_passes<S, E>(
+        passes: u64,
+        state: &mut S,
+        base: &[E],
+        reset: &impl Fn(&mut S, &[E]),
+        run: &impl Fn(&mut S),
+        evict: bool,
+    ) -> Duration {
+        let mut total = Duration::ZERO;
+        for _ in 0..passes {
+            reset(state, base);
+            if evict {
+                evict_caches();
+            }
+            let start = Instant::now();
+            run(black_box(&mut *state));
+            total += start.elapsed();
+        }
+        total
+    }
+
     /// Timed passes per alternating round: `RWC_PASSES`, else 5 up to 10k
     /// elements and 10 above (the shapes the engine's targets are stated
     /// in: 10k × 5 and 100k × 10).
@@ -690,17 +713,8 @@ mod imp {
                         // Several passes per round (each from the same
                         // base, reset untimed): one pass of 10k elements is
                         // a few microseconds, too short to time alone.
-                        let mut total = Duration::ZERO;
-                        for _ in 0..passes {
-                            reset(&mut state, base);
-                            if evict {
-                                evict_caches();
-                            }
-                            let start = Instant::now();
-                            run(black_box(&mut state));
-                            total += start.elapsed();
-                        }
-                        total / passes
+                        timed_passes(u64::from(passes), &mut state, base, &reset, &run, evict)
+                            / passes
                     }),
                 ));
                 return;
@@ -714,19 +728,7 @@ mod imp {
                 return;
             }
             self.group.bench_function(name, |b| {
-                b.iter_custom(|iters| {
-                    let mut total = Duration::ZERO;
-                    for _ in 0..iters {
-                        reset(&mut state, base);
-                        if evict {
-                            evict_caches();
-                        }
-                        let start = Instant::now();
-                        run(black_box(&mut state));
-                        total += start.elapsed();
-                    }
-                    total
-                })
+                b.iter_custom(|iters| timed_passes(iters, &mut state, base, &reset, &run, evict))
             });
         }
     }
