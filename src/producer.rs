@@ -875,23 +875,23 @@ impl<T> ProducerLink<T> {
     /// Returns whether it did. Producers blocked for room re-check at once.
     pub(crate) fn set_max(&self, max: usize, owned: usize) -> bool {
         let mut queue = self.shared.lock();
-        let slots: Vec<Arc<Slot<T>>> = queue.slots.clone();
-        let guards: Vec<MutexGuard<'_, SlotState<T>>> =
-            slots.iter().map(|slot| lock(&slot.state)).collect();
-        let in_slots = guards
-            .iter()
-            .fold(0usize, |n, s| n.saturating_add(s.items.len() + s.reserved));
-        if in_slots.saturating_add(owned) > max {
-            return false;
+        {
+            let guards: Vec<MutexGuard<'_, SlotState<T>>> =
+                queue.slots.iter().map(|slot| lock(&slot.state)).collect();
+            let in_slots = guards
+                .iter()
+                .fold(0usize, |n, s| n.saturating_add(s.items.len() + s.reserved));
+            if in_slots.saturating_add(owned) > max {
+                return false;
+            }
+            self.shared.flags.max.store(max, Relaxed);
+            if max != usize::MAX {
+                self.shared.room.store(max - owned - in_slots, SeqCst);
+            }
         }
-        self.shared.flags.max.store(max, Relaxed);
-        if max == usize::MAX {
-            queue.held = 0;
-        } else {
-            queue.held = owned;
-            self.shared.room.store(max - owned - in_slots, SeqCst);
-        }
-        drop(guards);
+        // Pushes never read `held` (it is under the control lock, still
+        // held): the slots can be unlocked first.
+        queue.held = if max == usize::MAX { 0 } else { owned };
         queue.wake_producers();
         true
     }
@@ -1082,28 +1082,41 @@ impl<T> Producer<T> {
     /// only to wake a waiting consumer, after unlocking the slot).
     #[inline]
     fn push_now(&self, value: T) -> Result<(), (Missed, T)> {
+        let mut value = Some(value);
+        match self.push_into_slot(&mut value) {
+            Ok(()) => {
+                self.shared.after_push();
+                Ok(())
+            }
+            Err(missed) => Err((missed, value.expect("a missed push keeps its value"))),
+        }
+    }
+
+    /// Moves `value` (`Some`) into this handle's slot, under the slot's
+    /// lock only, if the collection is open and (bounded) has room; on a
+    /// miss the value stays in `value`. Waking a waiting consumer is the
+    /// caller's, once the slot is unlocked.
+    #[inline]
+    fn push_into_slot(&self, value: &mut Option<T>) -> Result<(), Missed> {
         let mut slot = lock(&self.slot.state);
         if self.shared.is_closed() {
-            return Err((Missed::Closed, value));
+            return Err(Missed::Closed);
         }
-        // Grown before room is taken and before `value` moves: if this
-        // panics (capacity overflow), nothing changed and `value` is
-        // dropped after the slot is unlocked.
+        // Grown before room is taken and before the value moves: if this
+        // panics (capacity overflow), nothing changed and the value stays
+        // with the caller.
         slot.items.reserve(1);
         if self.shared.take_room(1) == 0 {
-            return Err((Missed::Full, value));
+            return Err(Missed::Full);
         }
-        slot.items.push(value);
-        drop(slot);
-        self.shared.after_push();
+        slot.items.extend(value.take());
         Ok(())
     }
 
     /// After a push found no room: under the control lock (room grows only
     /// under it, and a close is set under it), waits until room or a close
     /// appears (at once if it did meanwhile). The caller tries again: the
-    /// room may have gone to another push by then. `announced`: this push has
-    /// woken the consumers already (once per push).
+    /// room may have gone to another push by then.
     #[cold]
     fn wait_for_room(&self) {
         let mut queue = self.shared.lock();
@@ -1712,25 +1725,20 @@ impl<T> Future for PushFuture<'_, T> {
             |queue| &mut queue.producer_wakers,
             |queue| {
                 // Under the control lock (room grows only under it, so a
-                // miss here registers before any room can appear), then
-                // this handle's slot.
-                let mut slot = lock(&producer.slot.state);
-                if producer.shared.is_closed() {
-                    // The value leaves the future only here and below, to
-                    // be handed back or pushed.
-                    return value.take().map(|value| Err(ProducerClosed { value }));
+                // miss here registers before any room can appear). The
+                // value leaves the future only here, to be pushed or handed
+                // back.
+                match producer.push_into_slot(value) {
+                    Ok(()) => {
+                        // The control lock is held: wake from here.
+                        if producer.shared.flags.consumers_waiting.load(SeqCst) {
+                            queue.wake_consumers();
+                        }
+                        Some(Ok(()))
+                    }
+                    Err(Missed::Closed) => value.take().map(|value| Err(ProducerClosed { value })),
+                    Err(Missed::Full) => None,
                 }
-                // Grown first, as in `Producer::push`.
-                slot.items.reserve(1);
-                if producer.shared.take_room(1) == 0 {
-                    return None;
-                }
-                slot.items.extend(value.take());
-                drop(slot);
-                if producer.shared.flags.consumers_waiting.load(SeqCst) {
-                    queue.wake_consumers();
-                }
-                Some(Ok(()))
             },
             Locked::announce_blocked_producer,
             |_| {},
