@@ -75,6 +75,27 @@ fn drain<T>(c: &mut BufferedCollection<T>, into: &mut Vec<T>) {
     }
 }
 
+/// Spawns a thread that pushes `v` through `p` and keeps `p` alive until
+/// `open` is called: the handle leaving (which wakes a wait too) cannot
+/// stand in for a lost push wake-up, which then shows as a deadlock.
+fn push_and_stay(p: Producer<u8>, v: u8) -> (thread::JoinHandle<()>, impl FnOnce()) {
+    let gate = Arc::new((loom::sync::Mutex::new(false), loom::sync::Condvar::new()));
+    let held = Arc::clone(&gate);
+    let t = thread::spawn(move || {
+        p.push(v).unwrap();
+        let (lock, cv) = &*held;
+        let mut open = lock.lock().unwrap();
+        while !*open {
+            open = cv.wait(open).unwrap();
+        }
+    });
+    let open = move || {
+        *gate.0.lock().unwrap() = true;
+        gate.1.notify_all();
+    };
+    (t, open)
+}
+
 /// Pushes `values` tagged with `tag`, each push must succeed.
 fn push_all(p: &Producer<(u8, u8)>, tag: u8, values: &[u8]) {
     for &v in values {
@@ -789,31 +810,17 @@ fn raising_the_bound_wakes_a_blocked_push_and_a_push_async() {
 fn wait_pending_against_pushes_through_two_handles() {
     check("wait_pending vs two handles", Bound::Env, || {
         let mut c = BufferedCollection::new();
-        // The handles stay alive until the owner has both values, so the
-        // last handle leaving (which wakes the wait too) cannot stand in
-        // for a lost push wake-up: that shows as a deadlock.
-        let done = Arc::new((loom::sync::Mutex::new(false), loom::sync::Condvar::new()));
-        let spawn = |p: Producer<u8>, v: u8| {
-            let done = Arc::clone(&done);
-            thread::spawn(move || {
-                p.push(v).unwrap();
-                let (lock, cv) = &*done;
-                let mut finished = lock.lock().unwrap();
-                while !*finished {
-                    finished = cv.wait(finished).unwrap();
-                }
-            })
-        };
-        let t1 = spawn(c.producer(), 1);
-        let t2 = spawn(c.producer(), 2);
+        // The handles stay alive until the owner has both values.
+        let (t1, open1) = push_and_stay(c.producer(), 1);
+        let (t2, open2) = push_and_stay(c.producer(), 2);
         let mut got = Vec::new();
         while got.len() < 2 {
             assert!(c.wait_pending(), "both handles are alive");
             c.commit();
             drain(&mut c, &mut got);
         }
-        *done.0.lock().unwrap() = true;
-        done.1.notify_all();
+        open1();
+        open2();
         t1.join().unwrap();
         t2.join().unwrap();
         got.sort_unstable();
@@ -919,21 +926,10 @@ fn a_permit_taken_before_a_close_still_arrives() {
 fn wait_pending_async_is_woken_by_the_push_itself() {
     check("wait_pending_async woken by the push", Bound::Env, || {
         let mut c = BufferedCollection::new();
-        let done = Arc::new((loom::sync::Mutex::new(false), loom::sync::Condvar::new()));
-        let p = c.producer();
-        let gate = Arc::clone(&done);
-        let t = thread::spawn(move || {
-            p.push(1u8).unwrap();
-            let (lock, cv) = &*gate;
-            let mut finished = lock.lock().unwrap();
-            while !*finished {
-                finished = cv.wait(finished).unwrap();
-            }
-        });
+        let (t, open) = push_and_stay(c.producer(), 1);
         assert!(loom::future::block_on(c.wait_pending_async()));
         assert_eq!(c.commit(), 1);
-        *done.0.lock().unwrap() = true;
-        done.1.notify_all();
+        open();
         t.join().unwrap();
         assert_eq!(c.as_slice(), [1]);
     });

@@ -11,17 +11,10 @@ use std::time::Duration;
 use read_write_collection::{BufferedCollection, TryPushError, WaitTimeoutError};
 
 mod common;
+use common::within;
 
-/// Runs `f` on its own thread and fails (instead of hanging the suite) if
-/// it does not finish within a few seconds.
-fn within<R: Send + 'static>(what: &str, f: impl FnOnce() -> R + Send + 'static) -> R {
-    let (tx, rx) = mpsc::channel();
-    thread::spawn(move || {
-        let _ = tx.send(f());
-    });
-    rx.recv_timeout(Duration::from_secs(if cfg!(miri) { 120 } else { 10 }))
-        .unwrap_or_else(|_| panic!("{what}: did not finish (a lost wake-up?)"))
-}
+/// How long a thread that should be woken gets (Miri runs far slower).
+const DEADLINE: Duration = Duration::from_secs(if cfg!(miri) { 120 } else { 10 });
 
 #[test]
 fn a_commit_keeps_each_producers_order_and_groups_by_handle() {
@@ -185,7 +178,7 @@ mod permits {
         let blocked = thread::spawn(move || q.push(3).is_ok());
         thread::sleep(Duration::from_millis(if cfg!(miri) { 0 } else { 20 }));
         drop(permit);
-        assert!(within("the blocked push", move || blocked.join().unwrap()));
+        assert!(within(DEADLINE, move || blocked.join().unwrap()));
         assert_eq!(c.commit(), 1);
         assert_eq!(c.as_slice(), [3]);
     }
@@ -206,7 +199,7 @@ mod permits {
         thread::sleep(Duration::from_millis(if cfg!(miri) { 0 } else { 20 }));
         assert_eq!(c.commit(), 1);
         c.clear_visible(); // frees the room
-        assert!(within("the reservation", move || waiting.join().unwrap()));
+        assert!(within(DEADLINE, move || waiting.join().unwrap()));
         assert_eq!(c.commit(), 1);
         assert_eq!(c.as_slice(), [2]);
 
@@ -214,9 +207,7 @@ mod permits {
         let waiting = thread::spawn(move || block_on(q.reserve_async()).is_err());
         thread::sleep(Duration::from_millis(if cfg!(miri) { 0 } else { 20 }));
         c.close();
-        assert!(within("the reservation on a close", move || waiting
-            .join()
-            .unwrap()));
+        assert!(within(DEADLINE, move || waiting.join().unwrap()));
         assert!(
             block_on(p.reserve_async()).is_err(),
             "closed: no room to reserve"
@@ -352,7 +343,7 @@ mod permits {
 fn a_wait_never_reports_full_with_a_value_pending() {
     use std::sync::Barrier;
     use std::time::Instant;
-    let outcome = within("the full-queue wait", || {
+    let outcome = within(DEADLINE, || {
         let mut c = BufferedCollection::bounded(1);
         c.push(0u32);
         c.commit();

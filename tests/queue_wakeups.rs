@@ -18,6 +18,9 @@ use std::time::Duration;
 
 use read_write_collection::{BufferedCollection, Producer, TryPushError, WaitTimeoutError};
 
+mod common;
+use common::within;
+
 /// How long a thread that should be woken gets before the test calls it a
 /// lost wake-up.
 const DEADLINE: Duration = Duration::from_secs(10);
@@ -37,25 +40,6 @@ fn spawn_reporting<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) ->
         let _ = tx.send(f());
     });
     rx
-}
-
-/// Runs `f` on its own thread and returns its result, or fails the test
-/// if it has not finished by [`DEADLINE`] (a deadlock or a lost wake-up:
-/// the hung thread is left behind, holding what it owns, so the test
-/// fails instead of hanging in a destructor that needs the same lock).
-fn within<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
-    let (tx, rx) = mpsc::channel();
-    let worker = thread::spawn(move || {
-        let _ = tx.send(f());
-    });
-    match rx.recv_timeout(DEADLINE) {
-        Ok(r) => r,
-        Err(mpsc::RecvTimeoutError::Disconnected) => match worker.join() {
-            Err(panic) => std::panic::resume_unwind(panic),
-            Ok(()) => unreachable!("the worker sends before it ends"),
-        },
-        Err(mpsc::RecvTimeoutError::Timeout) => panic!("hung: a deadlock or a lost wake-up"),
-    }
 }
 
 // ---------------------------------------------------------------------------
@@ -263,7 +247,7 @@ fn set_max_len_below_the_producers_queue_is_refused_and_changes_nothing() {
 /// `false` (it used to sleep for ever).
 #[test]
 fn a_full_queue_with_a_blocked_producer_ends_wait_pending() {
-    let (kept, handled, refused) = within(|| {
+    let (kept, handled, refused) = within(DEADLINE, || {
         let mut events = BufferedCollection::bounded(4);
         let producer = events.producer();
         let worker = thread::spawn(move || {
@@ -291,7 +275,7 @@ fn a_full_queue_with_a_blocked_producer_ends_wait_pending() {
 /// The timed wait says `Full` at once, however long its timeout.
 #[test]
 fn a_full_queue_with_a_blocked_producer_ends_wait_pending_timeout() {
-    within(|| {
+    within(DEADLINE, || {
         let mut events = BufferedCollection::bounded(2);
         events.extend([1, 3]);
         events.commit();
@@ -380,7 +364,7 @@ fn a_full_queue_with_a_blocked_producer_ends_wait_pending_async() {
     use std::pin::pin;
     use std::task::{Context, Poll};
 
-    within(|| {
+    within(DEADLINE, || {
         let mut events = BufferedCollection::bounded(1);
         events.push(0u8);
         events.commit();
@@ -491,7 +475,7 @@ mod wakers {
     }
 
     fn consumer_wakeups_survive(hostile: Waker) {
-        within(move || {
+        within(DEADLINE, move || {
             let c: Arc<BufferedCollection<u8>> = Arc::new(BufferedCollection::new());
             let p = c.producer();
             let (count, counting) = counting_waker();
@@ -540,7 +524,7 @@ mod wakers {
     /// waiting task and the blocked producer thread get the room.
     #[test]
     fn a_panicking_producer_waker_costs_no_one_else_a_wake_up() {
-        within(|| {
+        within(DEADLINE, || {
             let mut c = BufferedCollection::bounded(3);
             let p = c.producer();
             for i in 0..3 {
@@ -607,7 +591,7 @@ mod wakers {
 
     #[test]
     fn a_waker_that_looks_at_the_queue_does_not_deadlock_the_push() {
-        within(|| {
+        within(DEADLINE, || {
             let mut c: BufferedCollection<u8> = BufferedCollection::new();
             let p = c.producer();
             let reentrant = Arc::new(ReentrantWaker {
@@ -642,7 +626,7 @@ mod wakers {
     /// task's waker to register it, which used to happen under the lock.
     #[test]
     fn a_waker_whose_clone_looks_at_the_queue_does_not_deadlock_the_poll() {
-        within(|| {
+        within(DEADLINE, || {
             let mut c = BufferedCollection::bounded(1);
             let p = c.producer();
             p.push(0u8).unwrap();
@@ -750,7 +734,7 @@ mod wakers {
     /// stays in the future, and a later poll with a sound waker pushes it.
     #[test]
     fn a_panicking_waker_clone_keeps_the_value_in_the_future() {
-        within(|| {
+        within(DEADLINE, || {
             let mut c = BufferedCollection::bounded(1);
             let p = c.producer();
             let value = Arc::new(5u8);

@@ -367,3 +367,27 @@ pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
         }
     }
 }
+
+/// Runs `f` on its own thread and returns its result, or fails the test
+/// if it has not finished within `deadline` (a deadlock or a lost
+/// wake-up: the hung thread is left behind, holding what it owns, so the
+/// test fails instead of hanging in a destructor that needs the same
+/// lock). A panic in `f` is the test's panic.
+pub fn within<R: Send + 'static>(
+    deadline: std::time::Duration,
+    f: impl FnOnce() -> R + Send + 'static,
+) -> R {
+    use std::sync::mpsc;
+    let (tx, rx) = mpsc::channel();
+    let worker = std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    match rx.recv_timeout(deadline) {
+        Ok(r) => r,
+        Err(mpsc::RecvTimeoutError::Disconnected) => match worker.join() {
+            Err(panic) => std::panic::resume_unwind(panic),
+            Ok(()) => unreachable!("the worker sends before it ends"),
+        },
+        Err(mpsc::RecvTimeoutError::Timeout) => panic!("hung: a deadlock or a lost wake-up"),
+    }
+}
