@@ -18,6 +18,7 @@
 //! | `copy_floor` | `copy_from_slice` of the N entities into another buffer |
 //! | `iter_mut` | `for e in v.iter_mut()` update, verdict ignored (nothing-removed scenario only) |
 //! | `iter_mut_checked` | the same, but testing the verdict as the other methods do |
+//! | `cursor_twin` | `cursor` again, on its own buffers: the gap between the two is noise |
 //!
 //! Scenarios: `steady` (10% expire, 5% spawn a child that the same pass
 //! updates where the method allows; `retain_mut` and `vec_grow_scan` need a
@@ -37,11 +38,22 @@
 //!
 //! With `RWC_ALTERNATE=rounds` every round times `RWC_PASSES` passes per
 //! method (default 5 up to 10k elements, 10 above) and reports the mean
-//! pass; the table shows the median over rounds.
+//! pass; the table shows the median over rounds. Each round starts with a
+//! different method (none always follows the same one), and each method
+//! rotates through `RWC_PLACEMENTS` (default 4) copies of its state in
+//! different allocations: the same code on the same input measured up to
+//! 10% apart depending on where its buffers sat, the same way in every
+//! process.
+//!
+//! Code placement matters as much: the same machine code of a pass, moved
+//! by 32 bytes because something else in the binary changed, measured
+//! 12-21% slower. To compare two versions of the engine, build both with
+//! aligned loops and alternate the processes: `scripts/ab-entities.sh`.
 //!
 //! The `auto_remove` groups compare `ReadWriteCollection::with_auto_remove`
-//! with the same removal written in the loop body, and the default policy
-//! (`NoAutoRemove`) with a trivially false predicate and the hand loop.
+//! with the same removal written in the loop body (ordered and unordered),
+//! and the default policy (`NoAutoRemove`) with a trivially false predicate
+//! and the hand loop.
 //!
 //! Run everything with `cargo bench --bench entities` (about 20 minutes on
 //! 2 cores); `python3 scripts/bench_table.py` turns the results into the
@@ -71,7 +83,7 @@ mod imp {
 
     use criterion::measurement::WallTime;
     use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput};
-    use read_write_collection::{AutoRemove, Mode, ReadWriteCollection};
+    use read_write_collection::{AutoRemove, Builder, Mode, ReadWriteCollection};
     use vec_mut_scan::VecGrowScan;
 
     use crate::support::{alternate_rounds, parse_count};
@@ -611,6 +623,19 @@ mod imp {
         total
     }
 
+    /// Instances of each method's state that alternating rounds rotate
+    /// through: `RWC_PLACEMENTS`, default 4.
+    fn placements() -> usize {
+        match std::env::var("RWC_PLACEMENTS") {
+            Ok(p) => p
+                .parse()
+                .ok()
+                .filter(|&p| p > 0)
+                .unwrap_or_else(|| panic!("RWC_PLACEMENTS: not a positive number: {p:?}")),
+            Err(_) => 4,
+        }
+    }
+
     /// Timed passes per alternating round: `RWC_PASSES`, else 5 up to 10k
     /// elements and 10 above (the shapes the engine's targets are stated
     /// in: 10k × 5 and 100k × 10).
@@ -627,12 +652,13 @@ mod imp {
     }
 
     /// The methods other methods are compared with, in the printed ratios.
-    const ANCHORS: [&str; 5] = [
+    const ANCHORS: [&str; 6] = [
         "hand_loop",
         "iter_mut",
         "swap_remove",
         "retain_mut",
         "body_remove",
+        "unordered_body",
     ];
 
     impl<'g, const PAD: usize> Ctx<'g, '_, PAD> {
@@ -644,9 +670,14 @@ mod imp {
             };
             let n = self.base.len() as f64;
             let mut times: Vec<Vec<f64>> = vec![Vec::new(); self.queued.len()];
-            for _ in 0..rounds {
-                for (i, (_, pass)) in self.queued.iter_mut().enumerate() {
-                    times[i].push(pass().as_secs_f64() * 1e9 / n);
+            let m = self.queued.len();
+            for r in 0..rounds {
+                // Each round starts one method later, so that no method
+                // always runs right after the same other one (what the
+                // previous pass left in the caches differs by method).
+                for k in 0..m {
+                    let i = (r + k) % m;
+                    times[i].push((self.queued[i].1)().as_secs_f64() * 1e9 / n);
                 }
             }
             let medians: Vec<f64> = times
@@ -681,7 +712,7 @@ mod imp {
         fn method<S: 'g>(
             &mut self,
             name: &str,
-            mut state: S,
+            make: impl Fn() -> S + 'g,
             reset: impl Fn(&mut S, &[Entity<PAD>]) + 'g,
             run: impl Fn(&mut S) + 'g,
             out: impl Fn(&S) -> &[Entity<PAD>],
@@ -690,6 +721,7 @@ mod imp {
             if !selected("RWC_METHODS", name) {
                 return;
             }
+            let mut state = make();
             let base = self.base;
             reset(&mut state, base);
             run(&mut state);
@@ -707,14 +739,30 @@ mod imp {
             let evict = evicting(std::mem::size_of_val(base));
             if alternate_rounds().is_some() {
                 let passes = passes_per_round(base.len());
+                // Each round uses the next of a few instances of the
+                // method's state, in different allocations: the same code
+                // on the same input measured up to 10% apart depending on
+                // where its buffers sit (and the same way in every
+                // process: buffers made early did better), so one
+                // allocation per method would rank methods by luck. The
+                // instances are made in the first rounds, so every
+                // method's k-th instance is made at about the same time.
+                drop(state);
+                let placements = placements();
+                let mut states: Vec<S> = Vec::with_capacity(placements);
+                let mut round = 0;
                 self.queued.push((
                     name.to_owned(),
                     Box::new(move || {
+                        if states.len() < placements {
+                            states.push(make());
+                        }
+                        let state = &mut states[round % placements];
+                        round += 1;
                         // Several passes per round (each from the same
                         // base, reset untimed): one pass of 10k elements is
                         // a few microseconds, too short to time alone.
-                        timed_passes(u64::from(passes), &mut state, base, &reset, &run, evict)
-                            / passes
+                        timed_passes(u64::from(passes), state, base, &reset, &run, evict) / passes
                     }),
                 ));
                 return;
@@ -814,7 +862,7 @@ mod imp {
 
         ctx.method(
             "cursor",
-            warm_collection(ReadWriteCollection::new(), cap),
+            || warm_collection(ReadWriteCollection::new(), cap),
             refill_collection,
             cursor_pass,
             |c| c.as_slice(),
@@ -822,14 +870,14 @@ mod imp {
         );
         ctx.method(
             "traverse",
-            warm_collection(ReadWriteCollection::new(), cap),
+            || warm_collection(ReadWriteCollection::new(), cap),
             refill_collection,
             traverse_pass,
             |c| c.as_slice(),
             Check::Ordered,
         );
-        let unordered = warm_collection(ReadWriteCollection::unordered(), cap);
-        assert_eq!(unordered.mode(), Mode::Unordered);
+        let unordered = || warm_collection(ReadWriteCollection::unordered(), cap);
+        assert_eq!(unordered().mode(), Mode::Unordered);
         ctx.method(
             "unordered",
             unordered,
@@ -840,7 +888,7 @@ mod imp {
         );
         ctx.method(
             "retain_mut",
-            SideState {
+            || SideState {
                 v: warm_vec(cap),
                 side: warm_vec(n / 10 + 16),
                 side2: warm_vec(n / 10 + 16),
@@ -852,7 +900,7 @@ mod imp {
         );
         ctx.method(
             "two_vecs",
-            TwoVecs {
+            || TwoVecs {
                 a: warm_vec(cap),
                 b: warm_vec(cap),
             },
@@ -866,7 +914,7 @@ mod imp {
         );
         ctx.method(
             "swap_remove",
-            warm_vec(cap),
+            || warm_vec(cap),
             refill,
             swap_remove_pass,
             |v| v,
@@ -874,7 +922,7 @@ mod imp {
         );
         ctx.method(
             "hand_loop",
-            warm_vec(cap),
+            || warm_vec(cap),
             refill,
             hand_loop_pass,
             |v| v,
@@ -882,7 +930,7 @@ mod imp {
         );
         ctx.method(
             "vec_grow_scan",
-            SideState {
+            || SideState {
                 v: warm_vec(cap),
                 side: warm_vec(n / 10 + 16),
                 side2: warm_vec(n / 10 + 16),
@@ -895,7 +943,7 @@ mod imp {
         if n <= 1_000 {
             ctx.method(
                 "vec_remove",
-                warm_vec(cap),
+                || warm_vec(cap),
                 refill,
                 vec_remove_pass,
                 |v| v,
@@ -905,7 +953,7 @@ mod imp {
         if s.expire_pct == 0 && s.spawn_pct == 0 {
             ctx.method(
                 "iter_mut",
-                warm_vec(cap),
+                || warm_vec(cap),
                 refill,
                 |v| iter_mut_pass(v),
                 |v| v,
@@ -913,22 +961,33 @@ mod imp {
             );
             ctx.method(
                 "iter_mut_checked",
-                warm_vec(cap),
+                || warm_vec(cap),
                 refill,
                 |v| iter_mut_checked_pass(v),
                 |v| v,
                 Check::Ordered,
             );
         }
+        ctx.method(
+            "cursor_twin",
+            || warm_collection(ReadWriteCollection::new(), cap),
+            refill_collection,
+            cursor_pass,
+            |c| c.as_slice(),
+            Check::Ordered,
+        );
         // The floor: the same bytes copied once. Its output is the input.
-        let mut floor_dst = warm_vec(cap);
-        floor_dst.resize(n, Entity::ZERO);
+        let floor_dst = || {
+            let mut v = warm_vec(cap);
+            v.resize(n, Entity::ZERO);
+            v
+        };
         ctx.expect = &base;
         ctx.method(
             "copy_floor",
-            CopyFloor {
+            || CopyFloor {
                 src: warm_vec(cap),
-                dst: floor_dst,
+                dst: floor_dst(),
             },
             |s, base| refill(&mut s.src, base),
             |s| s.dst.copy_from_slice(&s.src),
@@ -952,6 +1011,8 @@ mod imp {
         let s = SCENARIOS[0];
         let base = population::<PAD>(n, s);
         let (expect, _, _) = model(&base);
+        let mut expect_sorted = expect.clone();
+        expect_sorted.sort_by_key(|e| e.id);
         let cap = n + n / 10 + 16;
         let mut group = c.benchmark_group(name.clone());
         configure(&mut group, n);
@@ -959,12 +1020,12 @@ mod imp {
             group: &mut group,
             base: &base,
             expect: &expect,
-            expect_sorted: &[],
+            expect_sorted: &expect_sorted,
             queued: Vec::new(),
         };
         ctx.method(
             "body_remove",
-            warm_collection(ReadWriteCollection::new(), cap),
+            || warm_collection(ReadWriteCollection::new(), cap),
             refill_collection,
             cursor_pass,
             |c| c.as_slice(),
@@ -972,10 +1033,12 @@ mod imp {
         );
         ctx.method(
             "closure",
-            warm_collection(
-                ReadWriteCollection::with_auto_remove(|e: &Entity<PAD>| e.life == 0),
-                cap,
-            ),
+            || {
+                warm_collection(
+                    ReadWriteCollection::with_auto_remove(|e: &Entity<PAD>| e.life == 0),
+                    cap,
+                )
+            },
             refill_collection,
             auto_remove_pass,
             |c| c.as_slice(),
@@ -983,7 +1046,7 @@ mod imp {
         );
         ctx.method(
             "unit_struct",
-            warm_collection(ReadWriteCollection::with_policy(Expired), cap),
+            || warm_collection(ReadWriteCollection::with_policy(Expired), cap),
             refill_collection,
             auto_remove_pass,
             |c| c.as_slice(),
@@ -991,24 +1054,32 @@ mod imp {
         );
         ctx.method(
             "fn_pointer",
-            warm_collection(
-                ReadWriteCollection::with_auto_remove(expired::<PAD> as fn(&Entity<PAD>) -> bool),
-                cap,
-            ),
+            || {
+                warm_collection(
+                    ReadWriteCollection::with_auto_remove(
+                        expired::<PAD> as fn(&Entity<PAD>) -> bool,
+                    ),
+                    cap,
+                )
+            },
             refill_collection,
             auto_remove_pass,
             |c| c.as_slice(),
             Check::Ordered,
         );
-        let hook: Box<dyn FnMut(Entity<PAD>)> = Box::new(|e| {
-            black_box(e);
-        });
+        let hook = || -> Box<dyn FnMut(Entity<PAD>)> {
+            Box::new(|e| {
+                black_box(e);
+            })
+        };
         ctx.method(
             "boxed_hook",
-            warm_collection(
-                ReadWriteCollection::with_auto_remove(expired::<PAD>).with_removal_hook(hook),
-                cap,
-            ),
+            || {
+                warm_collection(
+                    ReadWriteCollection::with_auto_remove(expired::<PAD>).with_removal_hook(hook()),
+                    cap,
+                )
+            },
             refill_collection,
             auto_remove_pass,
             |c| c.as_slice(),
@@ -1016,7 +1087,7 @@ mod imp {
         );
         ctx.method(
             "retain_mut",
-            SideState {
+            || SideState {
                 v: warm_vec(cap),
                 side: warm_vec(n / 10 + 16),
                 side2: warm_vec(n / 10 + 16),
@@ -1026,12 +1097,40 @@ mod imp {
             |s| &s.v,
             Check::Ordered,
         );
+        // Unordered mode: the same removals by the predicate and in the
+        // body (the policy's removals fill from the end out of line).
+        ctx.method(
+            "unordered_body",
+            || warm_collection(ReadWriteCollection::unordered(), cap),
+            refill_collection,
+            cursor_pass,
+            |c| c.as_slice(),
+            Check::Multiset,
+        );
+        ctx.method(
+            "unordered_closure",
+            || {
+                warm_collection(
+                    Builder::new()
+                        .unordered()
+                        .auto_remove(|e: &Entity<PAD>| e.life == 0)
+                        .build(),
+                    cap,
+                )
+            },
+            refill_collection,
+            auto_remove_pass,
+            |c| c.as_slice(),
+            Check::Multiset,
+        );
         ctx.method(
             "false_predicate",
-            warm_collection(
-                ReadWriteCollection::with_auto_remove(|_: &Entity<PAD>| false),
-                cap,
-            ),
+            || {
+                warm_collection(
+                    ReadWriteCollection::with_auto_remove(|_: &Entity<PAD>| false),
+                    cap,
+                )
+            },
             refill_collection,
             cursor_pass,
             |c| c.as_slice(),
@@ -1039,7 +1138,7 @@ mod imp {
         );
         ctx.method(
             "hand_loop",
-            warm_vec(cap),
+            || warm_vec(cap),
             refill,
             hand_loop_pass,
             |v| v,
@@ -1073,7 +1172,7 @@ mod imp {
         };
         ctx.method(
             "cursor",
-            ReadWriteCollection::new(),
+            ReadWriteCollection::new,
             |c, base| {
                 *c = ReadWriteCollection::from(base.to_vec());
                 assert_eq!(c.capacity(), c.len());
@@ -1084,7 +1183,7 @@ mod imp {
         );
         ctx.method(
             "hand_loop",
-            Vec::new(),
+            Vec::new,
             |v, base| {
                 *v = base.to_vec();
                 assert_eq!(v.capacity(), v.len());
@@ -1130,7 +1229,7 @@ mod imp {
         for (method, pass) in passes {
             ctx.method(
                 method,
-                ReadWriteCollection::with_capacity(room),
+                || ReadWriteCollection::with_capacity(room),
                 reset_collection,
                 pass,
                 |c| c.as_slice(),
@@ -1139,7 +1238,7 @@ mod imp {
         }
         ctx.method(
             "hand_loop",
-            Vec::with_capacity(room),
+            || Vec::with_capacity(room),
             |v: &mut Vec<Entity<PAD>>, base| {
                 v.clear();
                 v.extend_from_slice(base);
