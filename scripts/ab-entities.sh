@@ -12,8 +12,10 @@
 # to land decides a fifth of its time: the same machine code of the
 # cursor's pass, moved by 32 bytes because an unrelated function changed,
 # measured 12-21% slower, and a change to the predicate path that looked
-# like a third faster was such a move. With aligned loops, unchanged
-# passes agree between the two builds within about 4%.
+# like a third faster was such a move. With aligned loops, an A/A run
+# (the same code on both sides, three processes each) kept the ratios to
+# the hand loop within 5% for most rows; the largest move was 8.5% (a
+# predicate pass at 10k). Differences below that are noise.
 #
 # Take timings only while nothing else runs on the machine.
 set -euo pipefail
