@@ -9,6 +9,8 @@
 //! | `sink` | `auto_remove_policy` | control: the same predicate in a hand-written `AutoRemove` policy that keeps the loot itself (no sink) |
 //! | `push_to` | `side_vec` | `Layers::traverse` over layer 1; spawns for layer 0 collected in a side `Vec` and appended after the pass |
 //! | `push_to` | `push_to` | the same, spawns pushed into layer 0 with `LayerEntry::push_to` during the pass |
+//! | `layers_cursor` | `layers_cursor` | a `while let` pass over `Layers` (the entities in layer 1 of 2): update, remove the expired |
+//! | `layers_cursor` | `plain_cursor` | the same pass over a `ReadWriteCollection` |
 //!
 //! Layer 0 is earlier than the walked layer, so in both `push_to` methods
 //! the spawns are not visited by the pass: the same work and the same
@@ -177,6 +179,32 @@ mod imp {
         });
     }
 
+    /// A `while let` pass over a layered collection (all elements in
+    /// layer 1 of 2): update, remove the expired.
+    #[inline(never)]
+    fn layers_cursor(l: &mut Layers<Ent>) {
+        let mut cursor = l.cursor();
+        while let Some(mut e) = cursor.next() {
+            update(&mut e);
+            if e.life == 0 {
+                e.remove();
+            }
+        }
+    }
+
+    /// The same pass over a plain collection: the baseline for
+    /// `layers_cursor`.
+    #[inline(never)]
+    fn plain_cursor(c: &mut ReadWriteCollection<Ent>) {
+        let mut cursor = c.cursor();
+        while let Some(mut e) = cursor.next() {
+            update(&mut e);
+            if e.life == 0 {
+                e.remove();
+            }
+        }
+    }
+
     pub(crate) fn main() {
         // Same results, checked before timing.
         {
@@ -197,6 +225,10 @@ mod imp {
             assert_eq!(x.layer(0).len(), (N / 10) as usize);
             assert_eq!(x.layer(0).as_slice(), y.layer(0).as_slice());
             assert_eq!(x.layer(1).as_slice(), y.layer(1).as_slice());
+            let (mut l, mut p) = (layers(), plain());
+            layers_cursor(&mut l);
+            plain_cursor(&mut p);
+            assert_eq!(l.layer(1).as_slice(), p.as_slice());
             let mut d = with_loot_policy();
             auto_remove_policy(&mut d);
             assert_eq!(d.policy().loot, la);
@@ -219,6 +251,8 @@ mod imp {
                 auto_remove_policy(&mut with_loot_policy());
                 side_vec(&mut layers(), &mut side);
                 push_to(&mut layers());
+                layers_cursor(&mut layers());
+                plain_cursor(&mut plain());
             }
             return;
         }
@@ -292,6 +326,15 @@ mod imp {
                 },
                 BatchSize::LargeInput,
             )
+        });
+        g.finish();
+
+        let mut g = crit.benchmark_group("layers_cursor");
+        g.bench_function("layers_cursor", |b| {
+            b.iter_batched_ref(layers, layers_cursor, BatchSize::LargeInput)
+        });
+        g.bench_function("plain_cursor", |b| {
+            b.iter_batched_ref(plain, plain_cursor, BatchSize::LargeInput)
         });
         g.finish();
         crit.final_summary();
