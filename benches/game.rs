@@ -11,6 +11,7 @@
 //! | `push_to` | `push_to` | the same, spawns pushed into layer 0 with `LayerEntry::push_to` during the pass |
 //! | `layers_cursor` | `layers_cursor` | a `while let` pass over `Layers` (the entities in layer 1 of 2): update, remove the expired |
 //! | `layers_cursor` | `plain_cursor` | the same pass over a `ReadWriteCollection` |
+//! | `layers_cursor` | `layers_touch`, `plain_touch` | the smallest `while let` pass (one field incremented) over each |
 //!
 //! Layer 0 is earlier than the walked layer, so in both `push_to` methods
 //! the spawns are not visited by the pass: the same work and the same
@@ -205,6 +206,24 @@ mod imp {
         }
     }
 
+    /// The smallest `while let` pass over layers: one field incremented.
+    #[inline(never)]
+    fn layers_touch(l: &mut Layers<Ent>) {
+        let mut cursor = l.cursor();
+        while let Some(mut e) = cursor.next() {
+            e.gold += 1;
+        }
+    }
+
+    /// `layers_touch` over a plain collection.
+    #[inline(never)]
+    fn plain_touch(c: &mut ReadWriteCollection<Ent>) {
+        let mut cursor = c.cursor();
+        while let Some(mut e) = cursor.next() {
+            e.gold += 1;
+        }
+    }
+
     pub(crate) fn main() {
         // Same results, checked before timing.
         {
@@ -228,6 +247,9 @@ mod imp {
             let (mut l, mut p) = (layers(), plain());
             layers_cursor(&mut l);
             plain_cursor(&mut p);
+            assert_eq!(l.layer(1).as_slice(), p.as_slice());
+            layers_touch(&mut l);
+            plain_touch(&mut p);
             assert_eq!(l.layer(1).as_slice(), p.as_slice());
             let mut d = with_loot_policy();
             auto_remove_policy(&mut d);
@@ -253,6 +275,8 @@ mod imp {
                 push_to(&mut layers());
                 layers_cursor(&mut layers());
                 plain_cursor(&mut plain());
+                layers_touch(&mut layers());
+                plain_touch(&mut plain());
             }
             return;
         }
@@ -335,6 +359,12 @@ mod imp {
         });
         g.bench_function("plain_cursor", |b| {
             b.iter_batched_ref(plain, plain_cursor, BatchSize::LargeInput)
+        });
+        g.bench_function("layers_touch", |b| {
+            b.iter_batched_ref(layers, layers_touch, BatchSize::LargeInput)
+        });
+        g.bench_function("plain_touch", |b| {
+            b.iter_batched_ref(plain, plain_touch, BatchSize::LargeInput)
         });
         g.finish();
         crit.final_summary();

@@ -306,6 +306,13 @@ impl<'a, T, A: AutoRemove<T>> Cursor<'a, T, A> {
 }
 
 impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
+    /// The address of the store this cursor's pass runs on (only
+    /// compared: see `raw::Layered::release`).
+    #[inline(always)]
+    pub(crate) fn store_addr(&self) -> *const crate::raw::Store<T> {
+        self.pass.core_ref().store_addr()
+    }
+
     /// Calls `f` on every remaining entry, then completes (`traverse`).
     #[inline]
     pub(crate) fn for_each<F: FnMut(Entry<'_, T>)>(mut self, mut f: F) {

@@ -1,5 +1,6 @@
-//! Allocation counts: a traversal at steady state, a bounded collection at
-//! its cap and a `BufferedCollection` commit loop allocate nothing.
+//! Allocation counts: a traversal at steady state (of a collection or of
+//! `Layers`), a bounded collection at its cap and a `BufferedCollection`
+//! commit loop allocate nothing.
 //!
 //! The global allocator of this test binary counts allocator calls (alloc,
 //! realloc and dealloc) made by the current thread only, so tests running
@@ -9,7 +10,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use read_write_collection::{BufferedCollection, Mode, ReadWriteCollection};
+use read_write_collection::{BufferedCollection, Layers, Mode, ReadWriteCollection};
 
 struct Counting;
 
@@ -130,6 +131,51 @@ fn the_closure_form_and_prune_allocate_nothing() {
     assert!(!c.is_empty());
     drop(c);
     assert!(expired > 0);
+}
+
+#[test]
+fn a_layers_pass_allocates_nothing_once_warm() {
+    // Three layers, the middle one disabled: a `while let` pass that
+    // removes, pushes into the layer walked and into every other layer
+    // (earlier, later, disabled), the closure forms and a sink.
+    let mut l: Layers<u64> = Layers::new(3);
+    for i in 0..3 {
+        l.layer_mut(i).reserve(8 * N as usize);
+    }
+    l.layer_mut(0).extend(0..N);
+    l.layer_mut(2).extend(0..N);
+    l.set_enabled(1, false);
+    let mut sunk = 0u64;
+    let ((), n) = calls(|| {
+        for pass in 0..PASSES {
+            let mut cursor = l.cursor();
+            while let Some((layer, mut e)) = cursor.next_with_layer() {
+                *e += 1;
+                if *e % 50 == 0 {
+                    e.remove();
+                } else if *e % 11 == 0 && layer == 2 {
+                    e.push_to(0, 1); // an earlier layer: kept for the next pass
+                    e.push_to(1, pass); // disabled
+                } else if *e % 17 == 0 && layer == 0 {
+                    e.push_to(2, 1); // a later layer: visited in this pass
+                    e.push(1); // visited in this pass (as 2: pushes nothing)
+                }
+            }
+            drop(cursor);
+            l.traverse(|_, mut e| *e += 1);
+            l.traverse_with_sink(
+                |v| sunk += v,
+                |_, e| {
+                    if *e % 40 == 0 {
+                        e.remove_to_sink();
+                    }
+                },
+            );
+        }
+    });
+    assert_eq!(n, 0, "layers passes made {n} allocator calls");
+    assert!(sunk > 0);
+    assert!(!l.layer(0).is_empty() && !l.layer(1).is_empty() && !l.layer(2).is_empty());
 }
 
 #[test]

@@ -810,11 +810,7 @@ fn panic_in_the_traverse_closure_and_on_the_first_element_of_a_layer() {
 }
 
 #[test]
-// Forgetting a `LayersCursor` also leaks its small bookkeeping allocation,
-// which Miri reports as a leak; the soundness of a forgotten pass is the
-// per-layer `Cursor`'s, which the Miri runs of the other suites cover.
-#[cfg_attr(miri, ignore = "leaks the cursor's bookkeeping on purpose")]
-fn forgotten_layers_cursor_leaks_the_layers_it_walked_and_nothing_else() {
+fn forgotten_layers_cursor_leaks_the_layer_being_walked_and_nothing_else() {
     let t = Tracker::new();
     let mut l = filled(&t, &[&[0, 1], &[10, 11, 12], &[20]]);
     let mut cursor = l.cursor();
@@ -830,12 +826,12 @@ fn forgotten_layers_cursor_leaks_the_layers_it_walked_and_nothing_else() {
         }
     }
     mem::forget(cursor);
-    // Layer 0 was walked (its pass stays open for `push_to` until the
-    // cursor drops) and layer 1 was being walked: both leak their
-    // elements and are left empty; layer 2 was never touched.
-    assert_eq!(all_vals(&l), [vec![], vec![], vec![20]]);
-    assert_eq!(l.len(), 1);
-    let leaked = [1, 3, 4, 6];
+    // Layer 0's pass completed when the cursor moved on to layer 1; layer
+    // 1 was being walked: it leaks its elements and is left empty; layer 2
+    // was never touched.
+    assert_eq!(all_vals(&l), [vec![1], vec![], vec![20]]);
+    assert_eq!(l.len(), 2);
+    let leaked = [3, 4, 6];
     t.assert_live_exactly(&[1, 3, 4, 5, 6]);
 
     // Usable afterwards.
@@ -847,18 +843,14 @@ fn forgotten_layers_cursor_leaks_the_layers_it_walked_and_nothing_else() {
             e.push(t.elem(15)); // id 8
         }
     });
-    assert_eq!(seen, [(1, 14), (1, 15), (2, 20)]);
-    assert_eq!(all_vals(&l), [vec![], vec![14, 15], vec![20]]);
+    assert_eq!(seen, [(0, 1), (1, 14), (1, 15), (2, 20)]);
+    assert_eq!(all_vals(&l), [vec![1], vec![14, 15], vec![20]]);
     drop(l);
     t.assert_live_exactly(&leaked);
 }
 
 #[test]
-// Forgetting a `LayersCursor` also leaks its small bookkeeping allocation,
-// which Miri reports as a leak; the soundness of a forgotten pass is the
-// per-layer `Cursor`'s, which the Miri runs of the other suites cover.
-#[cfg_attr(miri, ignore = "leaks the cursor's bookkeeping on purpose")]
-fn forgetting_an_unstarted_layers_cursor_leaks_nothing_and_a_finished_one_leaks_what_it_walked() {
+fn forgetting_a_layers_cursor_before_it_starts_or_after_it_ends_leaks_nothing() {
     let t = Tracker::new();
     let mut l = filled(&t, &[&[0], &[1, 2], &[3]]);
     mem::forget(l.cursor());
@@ -868,11 +860,12 @@ fn forgetting_an_unstarted_layers_cursor_leaks_nothing_and_a_finished_one_leaks_
     let mut cursor = l.cursor();
     while cursor.next().is_some() {}
     mem::forget(cursor);
-    // Layers 0 and 1 were walked; layer 2 (disabled) was not.
-    assert_eq!(all_vals(&l), [vec![], vec![], vec![3]]);
+    // Every layer's pass completed when the cursor moved past it (layer 2,
+    // disabled, was not walked): nothing is lost.
+    assert_eq!(all_vals(&l), [vec![0], vec![1, 2], vec![3]]);
     t.assert_live_exactly(&[0, 1, 2, 3]);
     drop(l);
-    t.assert_live_exactly(&[0, 1, 2]);
+    t.assert_live_exactly(&[]);
 }
 
 // ------------------------------------------------- Debug, Clone, len, clear
@@ -1381,18 +1374,11 @@ impl PassModel {
         }
     }
 
-    /// `mem::forget`: the layer being walked and every layer walked before
-    /// it (their passes stay open until the cursor drops) lose (leak)
-    /// everything.
-    fn end_forgotten(&mut self, layers: &mut [LayerModel]) -> Vec<u32> {
+    /// `mem::forget`: the layer being walked loses (leaks) everything; the
+    /// layers walked before it are complete (each layer's pass completes
+    /// when the cursor moves on to the next).
+    fn end_forgotten(&mut self, _layers: &mut [LayerModel]) -> Vec<u32> {
         let mut lost = Vec::new();
-        let current = self.walk.as_ref().map_or(self.next_layer, |w| w.layer);
-        let walked = current.min(layers.len());
-        for layer in layers[..walked].iter_mut() {
-            if layer.enabled {
-                lost.extend(layer.items.drain(..).map(|k| k.0));
-            }
-        }
         if let Some(w) = self.walk.take() {
             lost.extend(
                 w.kept
@@ -1506,9 +1492,6 @@ fn act(
             After::CursorPush(s)
         }
         Main::Break => After::Break,
-        // Under Miri a forgotten `LayersCursor`'s bookkeeping allocation
-        // would be reported as a leak: stop the pass instead.
-        Main::Forget if cfg!(miri) => After::Break,
         Main::Forget => After::Forget,
         Main::Panic => panic!("panic while holding"),
         Main::PushThenPanic(s) => {

@@ -5,9 +5,10 @@ use std::cell::Cell;
 use std::mem::size_of;
 use std::rc::Rc;
 
+use read_write_collection::layers::{LayerEntry, LayersCursor};
 use read_write_collection::{
-    BufferedCollection, CapacityError, Cursor, Entry, Mode, NoAutoRemove, Producer, ProducerClosed,
-    ReadWriteCollection, ShrinkPolicy,
+    BufferedCollection, CapacityError, Cursor, Entry, Layers, Mode, NoAutoRemove, Producer,
+    ProducerClosed, ReadWriteCollection, ShrinkPolicy,
 };
 use static_assertions::{assert_impl_all, assert_not_impl_any, const_assert};
 
@@ -32,6 +33,26 @@ assert_impl_all!(BufferedCollection<i32>: Send, Sync);
 assert_impl_all!(BufferedCollection<Cell<i32>>: Send);
 assert_not_impl_any!(BufferedCollection<Cell<i32>>: Sync);
 assert_not_impl_any!(BufferedCollection<Rc<i32>>: Send, Sync);
+
+/// A policy that is neither `Send` nor `Sync`.
+struct RcPolicy(#[allow(dead_code)] Rc<()>);
+
+impl read_write_collection::AutoRemove<i32> for RcPolicy {
+    fn should_remove(&mut self, _: &i32) -> bool {
+        false
+    }
+}
+
+// The layers' cursor borrows every layer: it follows `T` and the policy,
+// as `&mut [ReadWriteCollection<T, A>]` would. Its entry reaches the other
+// layers without naming their policy, so it is neither `Send` nor `Sync`.
+assert_impl_all!(Layers<i32>: Send, Sync);
+assert_impl_all!(LayersCursor<'static, i32>: Send, Sync);
+assert_impl_all!(LayersCursor<'static, Cell<i32>>: Send);
+assert_not_impl_any!(LayersCursor<'static, Cell<i32>>: Sync);
+assert_not_impl_any!(LayersCursor<'static, Rc<i32>>: Send, Sync);
+assert_not_impl_any!(LayersCursor<'static, i32, usize, RcPolicy>: Send, Sync);
+assert_not_impl_any!(LayerEntry<'static, i32>: Send, Sync);
 
 // A policy that is not `Send` makes the collection not `Send` either.
 assert_not_impl_any!(ReadWriteCollection<i32, Rc<dyn Fn(&i32) -> bool>>: Send, Sync);

@@ -1,18 +1,15 @@
 //! The layered cursor: [`LayersCursor`] and the [`LayerEntry`] it lends.
 
-use alloc::boxed::Box;
-use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
-use core::mem;
 use core::ops::{Deref, DerefMut};
 
 use super::key::{key_at, LayerKey};
 use super::{out_of_range, Layers};
 use crate::auto_remove::{AutoRemove, NoAutoRemove};
-use crate::collection::ReadWriteCollection;
 use crate::cursor::{Cursor, Entry};
 use crate::error::CapacityError;
+use crate::raw::{Layered, OtherLayers};
 
 impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     /// Starts one traversal of every enabled layer, in layer order; see
@@ -35,18 +32,11 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     /// drop(cursor);
     /// assert_eq!(l.len(), 1);
     /// ```
+    #[inline]
     pub fn cursor(&mut self) -> LayersCursor<'_, T, K, A> {
-        let layers = self
-            .slots
-            .iter_mut()
-            .map(|slot| LayerState::Waiting {
-                items: &mut slot.items,
-                enabled: slot.enabled,
-            })
-            .collect();
         LayersCursor {
             current: None,
-            others: Box::new(Others { layers, next: 0 }),
+            others: Layered::new(&mut self.slots),
             _key: PhantomData,
         }
     }
@@ -88,22 +78,22 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
         F: FnMut(K, LayerEntry<'_, T, K>),
     {
         // One tight loop per layer, over a cursor in a local: the pass
-        // state stays in registers, and only moves into `others` when the
-        // layer is done. If `f` panics, the local cursor completes its
-        // layer and `cursor` the walked ones.
-        let mut cursor = self.cursor();
-        while let Some((layer, mut walk)) = cursor.others.start_next() {
+        // state stays in registers. If `f` panics, the local cursor
+        // completes its layer (the walked ones are complete already).
+        let mut layers = Layered::new(&mut self.slots);
+        while let Some((layer, items)) = layers.start_next() {
             let key = key_at::<K>(layer);
+            let mut walk = items.cursor();
             while walk.step() {
                 let entry = LayerEntry {
                     entry: walk.held_entry(),
-                    others: &mut *cursor.others,
+                    others: layers.handle(),
                     layer,
                     _key: PhantomData,
                 };
                 f(key, entry);
             }
-            cursor.others.layers[layer] = LayerState::Walked(walk);
+            layers.release(walk);
         }
     }
 }
@@ -125,15 +115,16 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
 /// | an earlier layer (already walked) | kept behind that layer's elements, visited by the next pass |
 /// | a disabled layer | kept, not visited while the layer stays disabled |
 ///
-/// A walked layer's traversal completes when the cursor is dropped (so
-/// that pushes into it keep working until then); dropping the cursor also
-/// completes the layer being walked and leaves the unvisited layers as
-/// they are. `mem::forget` on the cursor leaks the elements of every layer
-/// it has walked and the cursor's bookkeeping (never unsound: those layers
-/// are left empty and usable).
+/// Each layer's traversal completes when the cursor moves on to the next
+/// enabled layer: a push into it after that is appended behind its
+/// elements, as the table says. Dropping the cursor completes the layer
+/// being walked and leaves the unvisited layers as they are.
+/// `mem::forget` on the cursor leaks the elements of the layer being
+/// walked (never unsound: that layer is left empty and usable); the
+/// layers walked before it are complete.
 ///
-/// A cursor allocates a little bookkeeping (one slot per layer) when it
-/// is created; walking allocates nothing more unless a layer must grow.
+/// A cursor allocates nothing: it borrows the layers, and walking
+/// allocates only if a layer must grow.
 ///
 /// # Examples
 ///
@@ -189,98 +180,18 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
 pub struct LayersCursor<'a, T, K = usize, A: AutoRemove<T> = NoAutoRemove> {
     /// The layer being walked and its cursor.
     pub(super) current: Option<(usize, Cursor<'a, T, A>)>,
-    /// Every other layer. Boxed so that an entry's pointer to it is not a
-    /// pointer into the cursor: the cursor's per-element state can then
-    /// stay in registers across the loop body.
-    pub(super) others: Box<Others<'a, T, A>>,
+    /// Every layer: the one being walked is lent to `current`, the others
+    /// are reachable for pushes. Kept as a pointer to the layers (see
+    /// `raw::Layered`): an entry's handle on them is not a pointer into
+    /// the cursor, so the cursor's per-element state can stay in registers
+    /// across the loop body.
+    pub(super) others: Layered<'a, T, A>,
     pub(super) _key: PhantomData<fn(K)>,
-}
-
-/// A layer during a [`LayersCursor`] pass.
-pub(super) enum LayerState<'a, T, A: AutoRemove<T>> {
-    /// Not walked (yet): a later layer, or a disabled one. Pushes go
-    /// straight into its collection; an enabled one is walked, pushed
-    /// elements included, when the cursor gets there.
-    Waiting {
-        items: &'a mut ReadWriteCollection<T, A>,
-        enabled: bool,
-    },
-    /// Walked to its end. Its pass stays open until the `LayersCursor` is
-    /// dropped, so pushes are appended behind its elements (kept, for the
-    /// next pass to visit).
-    Walked(Cursor<'a, T, A>),
-    /// The layer being walked: its cursor is in `LayersCursor::current`.
-    Current,
-}
-
-/// Every layer of a pass but the one being walked.
-pub(super) struct Others<'a, T, A: AutoRemove<T>> {
-    pub(super) layers: Vec<LayerState<'a, T, A>>,
-    /// The next layer to consider walking.
-    next: usize,
-}
-
-impl<'a, T, A: AutoRemove<T>> Others<'a, T, A> {
-    /// Puts the layer that is done (if any) back, its pass still open for
-    /// `push_to`, and starts walking the next enabled layer.
-    #[inline]
-    pub(super) fn switch(
-        &mut self,
-        done: Option<(usize, Cursor<'a, T, A>)>,
-    ) -> Option<(usize, Cursor<'a, T, A>)> {
-        if let Some((i, cursor)) = done {
-            self.layers[i] = LayerState::Walked(cursor);
-        }
-        self.start_next()
-    }
-
-    /// Starts walking the next enabled layer, if any.
-    pub(super) fn start_next(&mut self) -> Option<(usize, Cursor<'a, T, A>)> {
-        while let Some(state) = self.layers.get_mut(self.next) {
-            let i = self.next;
-            self.next += 1;
-            if let LayerState::Waiting { enabled: true, .. } = state {
-                if let LayerState::Waiting { items, .. } = mem::replace(state, LayerState::Current)
-                {
-                    return Some((i, items.cursor()));
-                }
-            }
-        }
-        None
-    }
-}
-
-/// Pushes into the layers a [`LayerEntry`] is not on, with the policy
-/// type erased so that `LayerEntry` does not have to name it.
-pub(super) trait PushTarget<T> {
-    fn layer_count(&self) -> usize;
-
-    /// Appends to layer `index` (in range, and not the layer being walked).
-    fn push_at(&mut self, index: usize, value: T) -> Result<(), T>;
-}
-
-impl<T, A: AutoRemove<T>> PushTarget<T> for Others<'_, T, A> {
-    #[inline]
-    fn layer_count(&self) -> usize {
-        self.layers.len()
-    }
-
-    fn push_at(&mut self, index: usize, value: T) -> Result<(), T> {
-        match &mut self.layers[index] {
-            LayerState::Waiting { items, .. } => {
-                items.try_push(value).map_err(CapacityError::into_inner)
-            }
-            LayerState::Walked(cursor) => cursor.try_push(value).map_err(CapacityError::into_inner),
-            LayerState::Current => {
-                unreachable!("the layer being walked is pushed to through its cursor")
-            }
-        }
-    }
 }
 
 impl<'a, T, K: LayerKey, A: AutoRemove<T>> LayersCursor<'a, T, K, A> {
     /// Advances; returns whether an element is held.
-    #[inline]
+    #[inline(always)]
     fn step(&mut self) -> bool {
         loop {
             if let Some((_, cursor)) = &mut self.current {
@@ -288,13 +199,29 @@ impl<'a, T, K: LayerKey, A: AutoRemove<T>> LayersCursor<'a, T, K, A> {
                     return true;
                 }
             }
-            match self.others.switch(self.current.take()) {
-                Some(walk) => self.current = Some(walk),
-                None => return false,
+            if !self.next_layer() {
+                return false;
             }
         }
     }
 
+    /// Completes the layer being walked (if any) and starts the next
+    /// enabled one; `false` when none is left.
+    #[inline(always)]
+    pub(super) fn next_layer(&mut self) -> bool {
+        if let Some((_, done)) = self.current.take() {
+            self.others.release(done);
+        }
+        match self.others.start_next() {
+            Some((i, items)) => {
+                self.current = Some((i, items.cursor()));
+                true
+            }
+            None => false,
+        }
+    }
+
+    #[inline(always)]
     pub(super) fn held(&mut self) -> (usize, LayerEntry<'_, T, K>) {
         let (layer, cursor) = self
             .current
@@ -302,7 +229,7 @@ impl<'a, T, K: LayerKey, A: AutoRemove<T>> LayersCursor<'a, T, K, A> {
             .expect("step returned true, so a layer is being walked");
         let entry = LayerEntry {
             entry: cursor.held_entry(),
-            others: &mut *self.others,
+            others: self.others.handle(),
             layer: *layer,
             _key: PhantomData,
         };
@@ -324,7 +251,7 @@ impl<'a, T, K: LayerKey, A: AutoRemove<T>> LayersCursor<'a, T, K, A> {
     /// assert!(cursor.next().is_none());
     /// ```
     #[allow(clippy::should_implement_trait)] // lending: cannot be `Iterator::next`
-    #[inline]
+    #[inline(always)]
     pub fn next(&mut self) -> Option<LayerEntry<'_, T, K>> {
         if self.step() {
             Some(self.held().1)
@@ -358,7 +285,7 @@ impl<'a, T, K: LayerKey, A: AutoRemove<T>> LayersCursor<'a, T, K, A> {
     /// }
     /// assert_eq!(seen, [(0, 1), (1, 12)]);
     /// ```
-    #[inline]
+    #[inline(always)]
     #[track_caller]
     pub fn next_with_layer(&mut self) -> Option<(K, LayerEntry<'_, T, K>)> {
         if self.step() {
@@ -546,7 +473,7 @@ impl<'a, T, K: LayerKey, A: AutoRemove<T>> LayersCursor<'a, T, K, A> {
                 return cursor.try_push(value).map_err(CapacityError::into_inner);
             }
         }
-        let n = self.others.layers.len();
+        let n = self.others.len();
         if i >= n {
             out_of_range(i, n);
         }
@@ -588,7 +515,7 @@ fn full_layer_panic() -> ! {
 /// ```
 pub struct LayerEntry<'c, T, K = usize> {
     pub(super) entry: Entry<'c, T>,
-    pub(super) others: &'c mut (dyn PushTarget<T> + 'c),
+    pub(super) others: OtherLayers<'c, T>,
     pub(super) layer: usize,
     pub(super) _key: PhantomData<fn(K)>,
 }
@@ -770,7 +697,7 @@ impl<'c, T, K: LayerKey> LayerEntry<'c, T, K> {
                 .try_push(value)
                 .map_err(CapacityError::into_inner);
         }
-        let n = self.others.layer_count();
+        let n = self.others.len();
         if i >= n {
             out_of_range(i, n);
         }

@@ -5,11 +5,12 @@ use core::fmt;
 use core::marker::PhantomData;
 use core::ops::{Deref, DerefMut};
 
-use super::cursor::{DebugKey, LayerEntry, LayerState, LayersCursor};
+use super::cursor::{DebugKey, LayerEntry, LayersCursor};
 use super::key::{key_at, LayerKey};
 use super::Layers;
 use crate::auto_remove::{AutoRemove, NoAutoRemove};
 use crate::error::CapacityError;
+use crate::raw::Layered;
 
 impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     /// Starts a traversal of every enabled layer whose removed elements
@@ -86,15 +87,16 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     {
         // One tight loop per layer, as in `traverse`. If `f` or the sink
         // panics, the local cursor completes its layer (running no user
-        // code while unwinding) and `cursor` the walked ones.
+        // code while unwinding); the walked ones are complete already.
         let mut sink = sink;
-        let mut cursor = self.cursor();
-        while let Some((layer, mut walk)) = cursor.others.start_next() {
+        let mut layers = Layered::new(&mut self.slots);
+        while let Some((layer, items)) = layers.start_next() {
             let key = key_at::<K>(layer);
+            let mut walk = items.cursor();
             while walk.step_into(&mut sink) {
                 let entry = LayerEntry {
                     entry: walk.held_entry(),
-                    others: &mut *cursor.others,
+                    others: layers.handle(),
                     layer,
                     _key: PhantomData,
                 };
@@ -106,7 +108,7 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
                     },
                 );
             }
-            cursor.others.layers[layer] = LayerState::Walked(walk);
+            layers.release(walk);
         }
     }
 }
@@ -121,9 +123,8 @@ impl<T, K: LayerKey, A: AutoRemove<T>> LayersCursor<'_, T, K, A> {
                     return true;
                 }
             }
-            match self.others.switch(self.current.take()) {
-                Some(walk) => self.current = Some(walk),
-                None => return false,
+            if !self.next_layer() {
+                return false;
             }
         }
     }
