@@ -1098,19 +1098,29 @@ impl<T> Producer<T> {
     /// caller's, once the slot is unlocked.
     #[inline]
     fn push_into_slot(&self, value: &mut Option<T>) -> Result<(), Missed> {
+        let mut slot = self.lock_with_room(true)?;
+        slot.items.extend(value.take());
+        Ok(())
+    }
+
+    /// Locks this handle's slot and takes room for one value (bounded), if
+    /// the collection is open and has it; the caller fills the room while
+    /// it holds the lock (a push, or a permit's reservation). With `grow`
+    /// the slot's buffer is grown first, before room is taken: if that
+    /// panics (capacity overflow), nothing changed.
+    #[inline(always)]
+    fn lock_with_room(&self, grow: bool) -> Result<MutexGuard<'_, SlotState<T>>, Missed> {
         let mut slot = lock(&self.slot.state);
         if self.shared.is_closed() {
             return Err(Missed::Closed);
         }
-        // Grown before room is taken and before the value moves: if this
-        // panics (capacity overflow), nothing changed and the value stays
-        // with the caller.
-        slot.items.reserve(1);
+        if grow {
+            slot.items.reserve(1);
+        }
         if self.shared.take_room(1) == 0 {
             return Err(Missed::Full);
         }
-        slot.items.extend(value.take());
-        Ok(())
+        Ok(slot)
     }
 
     /// After a push found no room: under the control lock (room grows only
@@ -1797,16 +1807,13 @@ impl<'a, T> Future for ReserveFuture<'a, T> {
             cx,
             &mut this.registration,
             |queue| &mut queue.producer_wakers,
-            |_queue| {
-                let mut slot = lock(&producer.slot.state);
-                if producer.shared.is_closed() {
-                    return Some(Err(ProducerClosed { value: () }));
+            |_queue| match producer.lock_with_room(false) {
+                Ok(mut slot) => {
+                    slot.reserved += 1;
+                    Some(Ok(PushPermit { producer }))
                 }
-                if producer.shared.take_room(1) == 0 {
-                    return None;
-                }
-                slot.reserved += 1;
-                Some(Ok(PushPermit { producer }))
+                Err(Missed::Closed) => Some(Err(ProducerClosed { value: () })),
+                Err(Missed::Full) => None,
             },
             Locked::announce_blocked_producer,
             |_| {},
