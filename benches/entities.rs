@@ -86,7 +86,7 @@ mod imp {
     use read_write_collection::{AutoRemove, Builder, Mode, ReadWriteCollection};
     use vec_mut_scan::VecGrowScan;
 
-    use crate::support::{alternate_rounds, parse_count};
+    use crate::support::{alternate_rounds, parse_count, positive_var};
 
     /// Set on parents that spawn a child when updated.
     const SPAWNS: u32 = 1 << 30;
@@ -626,28 +626,17 @@ mod imp {
     /// Instances of each method's state that alternating rounds rotate
     /// through: `RWC_PLACEMENTS`, default 4.
     fn placements() -> usize {
-        match std::env::var("RWC_PLACEMENTS") {
-            Ok(p) => p
-                .parse()
-                .ok()
-                .filter(|&p| p > 0)
-                .unwrap_or_else(|| panic!("RWC_PLACEMENTS: not a positive number: {p:?}")),
-            Err(_) => 4,
-        }
+        positive_var("RWC_PLACEMENTS").unwrap_or(4)
     }
 
     /// Timed passes per alternating round: `RWC_PASSES`, else 5 up to 10k
     /// elements and 10 above (the shapes the engine's targets are stated
     /// in: 10k × 5 and 100k × 10).
     fn passes_per_round(n: usize) -> u32 {
-        match std::env::var("RWC_PASSES") {
-            Ok(p) => p
-                .parse()
-                .ok()
-                .filter(|&p| p > 0)
-                .unwrap_or_else(|| panic!("RWC_PASSES: not a number of passes: {p:?}")),
-            Err(_) if n <= 10_000 => 5,
-            Err(_) => 10,
+        match positive_var("RWC_PASSES") {
+            Some(p) => u32::try_from(p).expect("RWC_PASSES: too many passes"),
+            None if n <= 10_000 => 5,
+            None => 10,
         }
     }
 
@@ -876,8 +865,11 @@ mod imp {
             |c| c.as_slice(),
             Check::Ordered,
         );
-        let unordered = || warm_collection(ReadWriteCollection::unordered(), cap);
-        assert_eq!(unordered().mode(), Mode::Unordered);
+        let unordered = || {
+            let c = warm_collection(ReadWriteCollection::unordered(), cap);
+            assert_eq!(c.mode(), Mode::Unordered);
+            c
+        };
         ctx.method(
             "unordered",
             unordered,
@@ -1098,7 +1090,7 @@ mod imp {
             Check::Ordered,
         );
         // Unordered mode: the same removals by the predicate and in the
-        // body (the policy's removals fill from the end out of line).
+        // body.
         ctx.method(
             "unordered_body",
             || warm_collection(ReadWriteCollection::unordered(), cap),

@@ -24,10 +24,18 @@ pub(crate) fn parse_count(var: &str, s: &str) -> u64 {
 /// machine, load changes then hit every method alike, so the ratios stay
 /// meaningful. `None` when the variable is unset.
 pub(crate) fn alternate_rounds() -> Option<usize> {
-    std::env::var("RWC_ALTERNATE").ok().map(|k| {
+    positive_var("RWC_ALTERNATE")
+}
+
+/// The positive number in the variable `var`, `None` when it is unset.
+///
+/// # Panics
+/// If it is set to something else than a positive number.
+pub(crate) fn positive_var(var: &str) -> Option<usize> {
+    std::env::var(var).ok().map(|k| {
         k.parse()
             .ok()
             .filter(|&r| r > 0)
-            .unwrap_or_else(|| panic!("RWC_ALTERNATE: not a number of rounds: {k:?}"))
+            .unwrap_or_else(|| panic!("{var}: not a positive number: {k:?}"))
     })
 }
