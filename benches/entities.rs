@@ -336,6 +336,18 @@ mod imp {
         }
     }
 
+    /// `auto_remove_pass` in the closure form.
+    #[inline(never)]
+    fn auto_remove_traverse_pass<const PAD: usize, A: AutoRemove<Entity<PAD>>>(
+        c: &mut ReadWriteCollection<Entity<PAD>, A>,
+    ) {
+        c.traverse(|mut e| {
+            if let Step::Spawn(child) = step(&mut *e) {
+                e.push(child);
+            }
+        });
+    }
+
     /// The second pass that methods without in-pass spawning need: update
     /// the spawned entities (and theirs, if any), then append them.
     fn second_pass<const PAD: usize>(
@@ -1033,6 +1045,19 @@ mod imp {
             },
             refill_collection,
             auto_remove_pass,
+            |c| c.as_slice(),
+            Check::Ordered,
+        );
+        ctx.method(
+            "traverse_closure",
+            || {
+                warm_collection(
+                    ReadWriteCollection::with_auto_remove(|e: &Entity<PAD>| e.life == 0),
+                    cap,
+                )
+            },
+            refill_collection,
+            auto_remove_traverse_pass,
             |c| c.as_slice(),
             Check::Ordered,
         );
