@@ -389,9 +389,9 @@
 //! * `arbitrary`: `arbitrary::Arbitrary` for the collections and [`Layers`]
 //!   (fuzzing).
 //! * `quickcheck`: `quickcheck::Arbitrary` for the collections (implies `std`).
-//! * `rayon`: [`ReadWriteCollection::par_traverse`], a pass that removes and
+//! * `rayon`: `ReadWriteCollection::par_traverse`, a pass that removes and
 //!   pushes on all cores with the serial pass's result (implies `std`; see
-//!   [`parallel`]).
+//!   the `parallel` module).
 //! * `proptest`: `proptest::arbitrary::Arbitrary` for the collections and
 //!   strategies in the `proptest` module (implies `std`).
 //! * `async`: `BufferedCollection::wait_pending_async`,
