@@ -15,7 +15,7 @@ export RUSTFLAGS="-Zsanitizer=thread"
 export RUSTDOCFLAGS="-Zsanitizer=thread"
 # Fail on the first report.
 export TSAN_OPTIONS="halt_on_error=1"
-CARGO_TARGET_DIR=target/tsan cargo +nightly test -Zbuild-std --target "$target" \
+CARGO_TARGET_DIR=${RWC_TSAN_TARGET_DIR:-target/tsan} cargo +nightly test -Zbuild-std --target "$target" \
   -p read-write-collection --features std,rayon,async \
   --lib --test buffered --test stress --test async_queue --test queue_wakeups \
   --test hostile --test producer_slots --test parallel --test par_panic "$@"
