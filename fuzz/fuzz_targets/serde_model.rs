@@ -490,6 +490,19 @@ fn layers<K: read_write_collection::LayerKey>(input: &Input<'_>, count: Option<u
     loaded
 }
 
+/// Every layer's flags and elements.
+fn snapshot(l: &Layers<String, usize, Blank>) -> Vec<(bool, bool, Vec<String>)> {
+    (0..l.layer_count())
+        .map(|i| {
+            (
+                l.is_enabled(i),
+                l.is_visible(i),
+                l.layer(i).as_slice().to_vec(),
+            )
+        })
+        .collect()
+}
+
 fn layers_in_place(input: &Input<'_>) -> bool {
     let count = 1 + input.preload % 4;
     let max = input.bound.unwrap_or(usize::MAX);
@@ -500,15 +513,7 @@ fn layers_in_place(input: &Input<'_>) -> bool {
         }
         l.set_enabled(i, i % 2 == 0);
     }
-    let before: Vec<(bool, bool, Vec<String>)> = (0..count)
-        .map(|i| {
-            (
-                l.is_enabled(i),
-                l.is_visible(i),
-                l.layer(i).as_slice().to_vec(),
-            )
-        })
-        .collect();
+    let before = snapshot(&l);
     let (r, end) = load_in_place(input.format, input.payload, &mut l);
     let loaded = r.is_ok();
     let (want, want_end) = oracle_in_place::<Vec<LayerParts>>(input.format, input.payload);
@@ -542,15 +547,7 @@ fn layers_in_place(input: &Input<'_>) -> bool {
                 r.is_err(),
                 "in place: a load that should not fit or failed succeeded"
             );
-            let after: Vec<(bool, bool, Vec<String>)> = (0..count)
-                .map(|i| {
-                    (
-                        l.is_enabled(i),
-                        l.is_visible(i),
-                        l.layer(i).as_slice().to_vec(),
-                    )
-                })
-                .collect();
+            let after = snapshot(&l);
             assert_eq!(after, before, "a failed load changed the target");
         }
     }
