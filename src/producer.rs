@@ -307,12 +307,13 @@ impl<T> Queue<T> {
         self.sweep_at = self.dead + self.dead.max(self.slots.len() / 2).max(SWEEP_MIN);
     }
 
-    /// After every slot was emptied: the dead ones leave.
+    /// After every slot was emptied: the dead ones leave, and the next
+    /// sweep is set as [`sweep`](Self::sweep) sets it.
     fn remove_dead(&mut self) {
         if self.dead > 0 {
             self.slots.retain(|slot| !Self::is_dead(slot));
             self.dead = 0;
-            self.sweep_at = SWEEP_MIN;
+            self.sweep_at = (self.slots.len() / 2).max(SWEEP_MIN);
         }
     }
 }
@@ -2043,3 +2044,7 @@ fn deregister<T>(
         drop(old);
     }
 }
+
+#[cfg(test)]
+#[path = "producer_tests.rs"]
+mod tests;

@@ -853,3 +853,70 @@ fn counting_waker() -> (Arc<CountingWaker>, std::task::Waker) {
     let waker = std::task::Waker::from(Arc::clone(&count));
     (count, waker)
 }
+
+// ---------------------------------------------------------------------------
+// 5. A waiter that leaves does not unarm the ones still waiting
+
+/// Two threads wait on the same queue; the one with a short timeout gives
+/// up first. The push after that must still wake the other one: leaving
+/// may clear the "wake me" flag pushes read only when nobody else waits.
+/// (Three rounds: the patient thread has to be asleep before the other
+/// one leaves, which only a pause makes likely on a loaded machine.)
+#[test]
+fn a_wait_that_times_out_leaves_the_other_waiter_armed() {
+    for round in 0..3 {
+        let events: Arc<BufferedCollection<u32>> = Arc::new(BufferedCollection::new());
+        let producer = events.producer();
+        let patient = {
+            let events = Arc::clone(&events);
+            // Its own timeout is far past the deadline: only the push can
+            // end this wait in time.
+            spawn_reporting(move || events.wait_pending_timeout(DEADLINE * 3))
+        };
+        settle();
+        settle();
+        assert!(events
+            .wait_pending_timeout(Duration::from_millis(if cfg!(miri) { 1 } else { 30 }))
+            .is_err());
+        producer.push(round).unwrap();
+        assert_eq!(
+            patient.recv_timeout(DEADLINE),
+            Ok(Ok(())),
+            "round {round}: the push after the other waiter left did not wake this one"
+        );
+    }
+}
+
+/// The same with tasks: of two `wait_pending_async` futures, the first is
+/// cancelled; a push must still wake the second one's task.
+#[cfg(feature = "async")]
+#[test]
+fn a_cancelled_wait_leaves_the_other_task_armed() {
+    use std::future::Future;
+    use std::task::{Context, Poll};
+
+    let events: BufferedCollection<u32> = BufferedCollection::new();
+    let producer = events.producer();
+    let (first_wakes, first_waker) = counting_waker();
+    let (second_wakes, second_waker) = counting_waker();
+    let mut first = Box::pin(events.wait_pending_async());
+    let mut second = Box::pin(events.wait_pending_async());
+    assert!(first
+        .as_mut()
+        .poll(&mut Context::from_waker(&first_waker))
+        .is_pending());
+    assert!(second
+        .as_mut()
+        .poll(&mut Context::from_waker(&second_waker))
+        .is_pending());
+    drop(first);
+    producer.push(1).unwrap();
+    assert_eq!(first_wakes.wakes(), 0);
+    assert_eq!(second_wakes.wakes(), 1, "the second task was not woken");
+    assert_eq!(
+        second
+            .as_mut()
+            .poll(&mut Context::from_waker(&second_waker)),
+        Poll::Ready(true)
+    );
+}

@@ -1,0 +1,103 @@
+//! Unit tests of the producers' registry (`Queue::slots`): the slots of
+//! dropped handles leave it, at the next commit or by a sweep, and sweeps
+//! stay amortised O(1) per dropped handle while the registry stays within
+//! a constant factor of the live handles.
+
+use super::*;
+
+/// Registry length, dead slots in it, and the dead count that triggers
+/// the next sweep.
+fn registry<T>(link: &ProducerLink<T>) -> (usize, usize, usize) {
+    let queue = link.shared.lock();
+    (queue.slots.len(), queue.dead, queue.sweep_at)
+}
+
+#[test]
+fn a_commit_removes_the_slots_of_dropped_handles() {
+    let mut link = ProducerLink::<u32>::new(usize::MAX);
+    let mut handles: Vec<_> = (0..10).map(|_| link.producer(0)).collect();
+    handles[3].push(3).unwrap();
+    // Fewer than a sweep needs: the dead slots wait for the commit.
+    let late = handles.split_off(5);
+    drop(handles);
+    assert_eq!(registry(&link), (10, 5, SWEEP_MIN));
+    let mut dest = Vec::new();
+    link.take_into(&mut dest);
+    assert_eq!(dest, [3], "a dropped handle's push is committed");
+    assert_eq!(registry(&link), (5, 0, SWEEP_MIN));
+    // The live ones still push.
+    late[0].push(7).unwrap();
+    link.take_into(&mut dest);
+    assert_eq!(dest, [3, 7]);
+    assert_eq!(registry(&link).0, 5);
+}
+
+#[test]
+fn a_sweep_keeps_a_dead_slot_until_its_values_are_committed() {
+    let mut link = ProducerLink::<u32>::new(usize::MAX);
+    let first = link.producer(0);
+    first.push(1).unwrap();
+    drop(first);
+    // Dead, empty slots up to the sweep's threshold.
+    for _ in 1..SWEEP_MIN {
+        drop(link.producer(0));
+    }
+    let (len, dead, sweep_at) = registry(&link);
+    assert_eq!(
+        (len, dead),
+        (1, 1),
+        "the sweep kept only the slot holding a value"
+    );
+    assert!(sweep_at >= dead + SWEEP_MIN);
+    let mut dest = Vec::new();
+    link.take_into(&mut dest);
+    assert_eq!(dest, [1]);
+    assert_eq!(registry(&link).0, 0);
+}
+
+/// Handles made and dropped one at a time next to `live` long-lived ones:
+/// the registry never holds more than `live` plus half as many again (or
+/// `SWEEP_MIN`) dead slots, and a sweep comes only after that many drops.
+#[test]
+fn sweeps_are_amortised_and_bound_the_registry() {
+    const DROPS: usize = 10_000;
+    for live in [0, 10, 100, 400] {
+        let link = ProducerLink::<u32>::new(usize::MAX);
+        let _live: Vec<_> = (0..live).map(|_| link.producer(0)).collect();
+        let between = (live / 2).max(SWEEP_MIN);
+        let mut sweeps = 0;
+        let mut longest = 0;
+        for _ in 0..DROPS {
+            let handle = link.producer(0);
+            longest = longest.max(registry(&link).0);
+            drop(handle);
+            let (len, dead, sweep_at) = registry(&link);
+            if dead == 0 {
+                // This drop swept: every dead slot was empty.
+                sweeps += 1;
+                assert_eq!(len, live);
+            }
+            assert!(sweep_at - dead >= 1, "a sweep is due before the next drop");
+        }
+        assert!(
+            longest <= live + 1 + between,
+            "{live} live handles: the registry reached {longest}"
+        );
+        assert!(
+            sweeps <= DROPS / between + 1,
+            "{live} live handles: {sweeps} sweeps in {DROPS} drops"
+        );
+        assert!(sweeps >= DROPS / (between + 1) / 2, "{sweeps} sweeps");
+    }
+}
+
+/// After a commit removed dead slots, the next sweep waits as long as it
+/// would after a sweep: half the registry (or `SWEEP_MIN`) more drops.
+#[test]
+fn a_commit_sets_the_next_sweep_as_a_sweep_does() {
+    let mut link = ProducerLink::<u32>::new(usize::MAX);
+    let _live: Vec<_> = (0..100).map(|_| link.producer(0)).collect();
+    drop(link.producer(0));
+    link.take_into(&mut Vec::new());
+    assert_eq!(registry(&link), (100, 0, 50));
+}
