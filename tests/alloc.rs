@@ -372,3 +372,19 @@ fn a_steady_producer_loop_allocates_nothing() {
     assert_eq!(sum, 2 * (0..100).sum::<u64>());
     assert_eq!(n, 0, "a steady round allocates nothing");
 }
+
+/// With nothing visible, a commit takes a producer's buffer as it is (a
+/// swap): no allocation, whatever the buffer's size.
+#[test]
+fn a_commit_into_an_empty_collection_takes_the_producers_buffer() {
+    let mut c: BufferedCollection<u64> = BufferedCollection::new();
+    let p = c.producer();
+    for i in 0..100 {
+        p.push(i).unwrap();
+    }
+    assert_eq!(c.capacity(), 0);
+    let (taken, n) = calls(|| c.commit());
+    assert_eq!(taken, 100);
+    assert_eq!(n, 0, "the commit allocated");
+    assert!(c.iter().copied().eq(0..100));
+}

@@ -768,6 +768,66 @@ mod wakers {
         });
     }
 
+    /// A future polled again by the task it registered keeps that
+    /// registration: the task's waker is cloned once, not at every poll.
+    #[test]
+    fn a_repoll_by_the_same_task_clones_its_waker_once() {
+        let mut events = BufferedCollection::bounded(1);
+        let producer = events.producer();
+        let hooks = hooks::Hooks::new(|| {});
+        let waker = hooks::waker(&hooks);
+        {
+            let mut wait = pin!(events.wait_pending_async());
+            for _ in 0..3 {
+                assert!(wait
+                    .as_mut()
+                    .poll(&mut Context::from_waker(&waker))
+                    .is_pending());
+            }
+        }
+        assert_eq!(hooks.clones.load(SeqCst), 1, "wait_pending_async");
+        producer.push(0u8).unwrap();
+        events.commit();
+        {
+            let mut push = pin!(producer.push_async(1));
+            for _ in 0..3 {
+                assert!(push
+                    .as_mut()
+                    .poll(&mut Context::from_waker(&waker))
+                    .is_pending());
+            }
+        }
+        assert_eq!(hooks.clones.load(SeqCst), 2, "push_async");
+    }
+
+    /// A cancelled `push_async` is no longer a producer blocked for room:
+    /// a wait on the full queue then times out instead of answering that
+    /// only the caller can free room.
+    #[test]
+    fn a_cancelled_push_async_is_no_longer_a_blocked_producer() {
+        let mut events = BufferedCollection::bounded(1);
+        let producer = events.producer();
+        producer.push(0u8).unwrap();
+        events.commit();
+        let (_wakes, waker) = counting_waker();
+        {
+            let mut push = pin!(producer.push_async(1));
+            assert!(push
+                .as_mut()
+                .poll(&mut Context::from_waker(&waker))
+                .is_pending());
+            assert_eq!(
+                events.wait_pending_timeout(Duration::from_millis(1)),
+                Err(WaitTimeoutError::Full),
+                "blocked in push_async"
+            );
+        }
+        assert_eq!(
+            events.wait_pending_timeout(Duration::from_millis(30)),
+            Err(WaitTimeoutError::Timeout)
+        );
+    }
+
     /// A waker with user code in `clone`, built from a hand-made vtable
     /// (`std::task::Wake` does not let `clone` be customised).
     mod hooks {
