@@ -101,3 +101,69 @@ fn a_commit_sets_the_next_sweep_as_a_sweep_does() {
     link.take_into(&mut Vec::new());
     assert_eq!(registry(&link), (100, 0, 50));
 }
+
+/// Whether pushes would take the control lock to wake a consumer.
+fn armed<T>(link: &ProducerLink<T>) -> bool {
+    link.shared.flags.consumers_waiting.load(SeqCst)
+}
+
+/// A wait that ended, however it ended, leaves no consumer registered and
+/// the flag that sends pushes to the control lock cleared: pushes made
+/// after it take their fast path again.
+#[test]
+fn a_finished_wait_leaves_nothing_registered() {
+    let link = ProducerLink::<u32>::new(usize::MAX);
+    let producer = link.producer(0);
+    let waiting = |link: &ProducerLink<u32>| link.shared.lock().waiting_consumers;
+    // Timed out, after sleeping.
+    let timeout = Some(Duration::from_millis(if cfg!(miri) { 1 } else { 10 }));
+    assert_eq!(link.wait_pending(0, timeout), Waited::Timeout);
+    assert_eq!(waiting(&link), 0);
+    assert!(!armed(&link));
+    // Woken by a push.
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(if cfg!(miri) { 1 } else { 20 }));
+            producer.push(1).unwrap();
+        });
+        assert_eq!(link.wait_pending(0, None), Waited::Pending);
+    });
+    assert_eq!(waiting(&link), 0);
+    assert!(!armed(&link));
+    // Answered at once (a value is queued).
+    assert_eq!(link.wait_pending(0, None), Waited::Pending);
+    assert!(!armed(&link));
+}
+
+/// The same for tasks: a future that resolved, or was dropped, leaves no
+/// waker registered and the flag cleared.
+#[cfg(feature = "async")]
+#[test]
+fn a_finished_or_cancelled_async_wait_leaves_nothing_registered() {
+    use core::future::Future;
+    use core::task::{Context, Poll, Waker};
+
+    struct Nothing;
+    impl std::task::Wake for Nothing {
+        fn wake(self: std::sync::Arc<Self>) {}
+    }
+
+    let link = ProducerLink::<u32>::new(usize::MAX);
+    let producer = link.producer(0);
+    let waker = Waker::from(std::sync::Arc::new(Nothing));
+    let mut cx = Context::from_waker(&waker);
+    let registered = |link: &ProducerLink<u32>| !link.shared.lock().consumer_wakers.is_empty();
+    {
+        let mut wait = core::pin::pin!(link.wait_pending_async(0, false));
+        assert!(wait.as_mut().poll(&mut cx).is_pending());
+        assert!(registered(&link) && armed(&link));
+    }
+    assert!(!registered(&link));
+    assert!(!armed(&link), "a cancelled wait");
+    let mut wait = core::pin::pin!(link.wait_pending_async(0, false));
+    assert!(wait.as_mut().poll(&mut cx).is_pending());
+    producer.push(1).unwrap();
+    assert_eq!(wait.as_mut().poll(&mut cx), Poll::Ready(true));
+    assert!(!registered(&link));
+    assert!(!armed(&link), "a resolved wait");
+}
