@@ -388,3 +388,18 @@ fn a_commit_into_an_empty_collection_takes_the_producers_buffer() {
     assert_eq!(n, 0, "the commit allocated");
     assert!(c.iter().copied().eq(0..100));
 }
+
+/// A batch pushed whole into an empty slot of an unbounded collection is
+/// handed over as it is (the slot's empty buffer comes back in exchange):
+/// no allocation.
+#[test]
+fn a_whole_batch_into_an_empty_slot_is_swapped_in() {
+    let c: BufferedCollection<u64> = BufferedCollection::new();
+    let p = c.producer();
+    let mut batch: Vec<u64> = (0..100).collect();
+    let (pushed, n) = calls(|| p.try_push_batch(&mut batch));
+    assert!(pushed.is_ok());
+    assert!(batch.is_empty());
+    assert_eq!(n, 0, "the batch push allocated");
+    assert_eq!(c.pending_len(), 100);
+}

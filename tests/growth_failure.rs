@@ -279,3 +279,29 @@ fn failed_pending_growth_keeps_every_element_once() {
     drop(q);
     t.assert_all_dropped_once();
 }
+
+/// A batch push whose slot cannot grow: the slot is grown before anything
+/// leaves the batch, so the whole batch is still the caller's, and the
+/// handle goes on working.
+#[test]
+fn failed_producer_slot_growth_keeps_the_batch() {
+    let t = Tracker::new();
+    let mut q: BufferedCollection<Elem> = BufferedCollection::new();
+    let p = q.producer();
+    // A slot holding a value: the batch cannot be swapped in, it is copied
+    // after the slot grows.
+    p.push(t.elem(0)).unwrap();
+    let mut batch = t.elems(1..11);
+    let panicked = with_failing_growth(|| {
+        let _ = p.try_push_batch(&mut batch);
+    });
+    assert!(panicked);
+    assert_eq!(ids(&batch), (1..11).collect::<Vec<u32>>());
+    p.push_batch(&mut batch).unwrap();
+    assert!(batch.is_empty());
+    q.commit();
+    assert_eq!(ids(&q[..]), (0..11).collect::<Vec<u32>>());
+    drop(p);
+    drop(q);
+    t.assert_all_dropped_once();
+}
