@@ -167,3 +167,15 @@ fn a_finished_or_cancelled_async_wait_leaves_nothing_registered() {
     assert!(!registered(&link));
     assert!(!armed(&link), "a resolved wait");
 }
+
+/// A commit that finds nothing queued leaves the destination as it was,
+/// capacity included (no buffer is swapped for an empty slot).
+#[test]
+fn taking_nothing_keeps_the_destinations_buffer() {
+    let mut link = ProducerLink::<u32>::new(usize::MAX);
+    let _idle = link.producer(0);
+    let mut dest = Vec::with_capacity(100);
+    link.take_into(&mut dest);
+    assert!(dest.is_empty());
+    assert!(dest.capacity() >= 100, "capacity {}", dest.capacity());
+}
