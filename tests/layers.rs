@@ -2544,3 +2544,32 @@ fn disjoint_layers_mut_gives_each_named_layer_once_in_key_order() {
     drop(l);
     t.assert_all_dropped_once();
 }
+
+/// A sink pass that unwinds does not check the held element: it stays in
+/// its layer even though its predicate now says it expired, as the serial
+/// cursor leaves it (no user code runs while unwinding).
+#[test]
+fn an_unwinding_sink_pass_does_not_check_the_held_element() {
+    let expired: fn(&u32) -> bool = |n| *n == 0;
+    let mut l: Layers<u32, usize, _> = Layers::from_collections([
+        ReadWriteCollection::with_auto_remove(expired),
+        ReadWriteCollection::with_auto_remove(expired),
+    ]);
+    l.push(0, 1);
+    l.push(0, 2);
+    l.push(1, 3);
+    let mut sunk = Vec::new();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        let mut cursor = l.cursor_with_sink(|n| sunk.push(n));
+        while let Some(mut e) = cursor.next() {
+            if *e == 2 {
+                *e = 0;
+                panic!("boom");
+            }
+        }
+    }));
+    assert!(result.is_err());
+    assert!(sunk.is_empty(), "{sunk:?}");
+    assert_eq!(l.layer(0).as_slice(), [1, 0]);
+    assert_eq!(l.layer(1).as_slice(), [3]);
+}

@@ -187,3 +187,72 @@ fn deserialize_in_place_keeps_each_layers_settings() {
     let mut de = serde_json::Deserializer::from_str(&json);
     assert!(Deserialize::deserialize_in_place(&mut de, &mut four).is_err());
 }
+
+/// The errors say what went wrong: how many layers there were, what a
+/// layer should look like, which field came twice.
+#[test]
+fn errors_name_the_length_the_shape_and_the_field() {
+    let layer = r#"{"enabled":true,"visible":true,"items":[]}"#;
+    let four = format!("[{}]", [layer; 4].join(","));
+    let err = serde_json::from_str::<Layers<u32, Layer>>(&four).unwrap_err();
+    assert!(err.to_string().contains("invalid length 4"), "{err}");
+    let mut three: Layers<u32> = Layers::new(3);
+    let mut de = serde_json::Deserializer::from_str(&four);
+    let err = Deserialize::deserialize_in_place(&mut de, &mut three).unwrap_err();
+    assert!(err.to_string().contains("invalid length 4"), "{err}");
+
+    let err = serde_json::from_str::<Layers<u32>>("[3]").unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("expected struct Layer { enabled, visible, items }"),
+        "{err}"
+    );
+    let err = serde_json::from_str::<Layers<u32>>(
+        r#"[{"enabled":true,"visible":true,"visible":false,"items":[]}]"#,
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("duplicate field `visible`"),
+        "{err}"
+    );
+}
+
+/// Formats that name a struct's fields by index (0, 1, 2) load a layer as
+/// those that name them by string do; a key of another type is an error
+/// that names the fields.
+#[test]
+fn a_layer_with_fields_named_by_index_loads() {
+    use serde::de::value::{MapDeserializer, SeqDeserializer};
+    use serde_json::{json, Error, Value};
+
+    let layer = |fields: Vec<(u64, Value)>| MapDeserializer::<_, Error>::new(fields.into_iter());
+    let layers = vec![
+        layer(vec![
+            (0, json!(false)),
+            (1, json!(true)),
+            (2, json!([1, 2])),
+        ]),
+        layer(vec![
+            (2, json!([3])),
+            (1, json!(false)),
+            (0, json!(true)),
+            (9, json!("x")),
+        ]),
+    ];
+    let loaded =
+        Layers::<u32>::deserialize(SeqDeserializer::<_, Error>::new(layers.into_iter())).unwrap();
+    assert_eq!(
+        state(&loaded),
+        [(false, true, vec![1, 2]), (true, false, vec![3])]
+    );
+
+    let bad = vec![MapDeserializer::<_, Error>::new(
+        vec![(true, json!(true))].into_iter(),
+    )];
+    let err =
+        Layers::<u32>::deserialize(SeqDeserializer::<_, Error>::new(bad.into_iter())).unwrap_err();
+    assert!(
+        err.to_string().contains("`enabled`, `visible` or `items`"),
+        "{err}"
+    );
+}
