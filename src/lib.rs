@@ -454,7 +454,7 @@ pub use error::{TryPushError, WaitTimeoutError};
 pub use layers::{LayerEntry, LayerKey, LayerSinkEntry, Layers, LayersCursor, LayersSinkCursor};
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
-pub use parallel::{ParAutoRemove, ParEntry};
+pub use parallel::{ParAutoRemove, ParEntry, ParSpawner};
 #[cfg(feature = "std")]
 pub use producer::{Producer, ProducerClosed};
 #[cfg(feature = "async")]

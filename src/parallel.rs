@@ -79,7 +79,7 @@ use rayon::prelude::*;
 
 use crate::auto_remove::{AutoRemove, NoAutoRemove, WithHook};
 use crate::collection::ReadWriteCollection;
-use crate::cursor::{full_panic, Entry};
+use crate::cursor::{full_panic, Entry, Spawner};
 use crate::error::CapacityError;
 use crate::raw::{par_round, ChunkJob, ChunkPass};
 
@@ -182,7 +182,7 @@ enum Inner<'a, T> {
     Serial(Entry<'a, T>),
 }
 
-impl<T> ParEntry<'_, T> {
+impl<'a, T> ParEntry<'a, T> {
     /// Removes the element and returns it.
     ///
     /// # Examples
@@ -266,15 +266,183 @@ impl<T> ParEntry<'_, T> {
                 pushed,
                 outside,
                 max,
-            } => {
-                if *max != usize::MAX && *outside + pass.len() + pushed.len() >= *max {
-                    return Err(CapacityError::new(value));
-                }
-                pushed.push(value);
-                Ok(())
-            }
+            } => chunk_push(pass, pushed, *outside, *max, value),
             Inner::Serial(e) => e.try_push(value),
         }
+    }
+
+    /// Removes the element and returns it with a [`ParSpawner`] that goes
+    /// on pushing for it, as [`Entry::remove_and_spawn`] does in the
+    /// serial pass ("one becomes two" in one step, where `remove` would
+    /// consume the entry).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut sizes: ReadWriteCollection<u32> = [4, 1].into_iter().collect();
+    /// sizes.par_traverse(|e| {
+    ///     if *e > 1 {
+    ///         let (size, mut spawn) = e.remove_and_spawn();
+    ///         spawn.push(size / 2); // visited later in this pass, split again
+    ///         spawn.push(size / 2);
+    ///     }
+    /// });
+    /// assert_eq!(sizes, [1, 1, 1, 1, 1]);
+    /// ```
+    #[inline]
+    pub fn remove_and_spawn(self) -> (T, ParSpawner<'a, T>) {
+        match self.inner {
+            Inner::Chunk {
+                pass,
+                pushed,
+                outside,
+                max,
+            } => {
+                let value = pass.take_current();
+                let inner = SpawnInner::Chunk {
+                    pass,
+                    pushed,
+                    outside,
+                    max,
+                };
+                (value, ParSpawner { inner })
+            }
+            Inner::Serial(e) => {
+                let (value, spawner) = e.remove_and_spawn();
+                let inner = SpawnInner::Serial(spawner);
+                (value, ParSpawner { inner })
+            }
+        }
+    }
+}
+
+/// A push of a chunk's element (or of its spawner): refused when a
+/// bounded collection is full (a bounded pass runs in one chunk, so
+/// `outside` plus the chunk's kept and unvisited elements plus its pushes
+/// is the whole length).
+#[inline]
+fn chunk_push<T>(
+    pass: &ChunkPass<T>,
+    pushed: &mut Vec<T>,
+    outside: usize,
+    max: usize,
+    value: T,
+) -> Result<(), CapacityError<T>> {
+    if max != usize::MAX && outside + pass.len() + pushed.len() >= max {
+        return Err(CapacityError::new(value));
+    }
+    pushed.push(value);
+    Ok(())
+}
+
+/// Pushes into a parallel pass after the element it came from was
+/// removed; made by [`ParEntry::remove_and_spawn`]. Like
+/// [`Spawner`], it borrows what the entry borrowed, so it
+/// cannot outlive the closure call.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::ReadWriteCollection;
+///
+/// let mut c = ReadWriteCollection::bounded(2);
+/// c.extend([1, 2]);
+/// c.par_traverse(|e| {
+///     if *e == 1 {
+///         let (_, mut spawn) = e.remove_and_spawn();
+///         assert!(spawn.try_push(10).is_ok()); // the removal made room
+///         assert_eq!(spawn.try_push(11).unwrap_err().into_inner(), 11);
+///     }
+/// });
+/// assert_eq!(c, [2, 10]);
+/// ```
+pub struct ParSpawner<'a, T> {
+    inner: SpawnInner<'a, T>,
+}
+
+enum SpawnInner<'a, T> {
+    Chunk {
+        pass: &'a mut ChunkPass<T>,
+        pushed: &'a mut Vec<T>,
+        outside: usize,
+        max: usize,
+    },
+    Serial(Spawner<'a, T>),
+}
+
+impl<T> ParSpawner<'_, T> {
+    /// Appends `value`; the pass visits it after everything already
+    /// queued, as the serial pass would.
+    ///
+    /// # Panics
+    ///
+    /// If the collection is bounded and full; see [`try_push`](ParSpawner::try_push).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<i32> = [2].into_iter().collect();
+    /// c.par_traverse(|e| {
+    ///     if *e == 2 {
+    ///         let (_, mut spawn) = e.remove_and_spawn();
+    ///         spawn.push(3);
+    ///     }
+    /// });
+    /// assert_eq!(c, [3]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn push(&mut self, value: T) {
+        if self.try_push(value).is_err() {
+            full_panic();
+        }
+    }
+
+    /// Like [`push`](ParSpawner::push), but a full bounded collection hands
+    /// the value back instead of panicking.
+    ///
+    /// # Errors
+    ///
+    /// [`CapacityError`] holding `value` if the collection is at its
+    /// maximum length.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c = ReadWriteCollection::bounded(1);
+    /// c.push(1);
+    /// c.par_traverse(|e| {
+    ///     if *e == 1 {
+    ///         let (_, mut spawn) = e.remove_and_spawn();
+    ///         assert!(spawn.try_push(2).is_ok());
+    ///         assert_eq!(spawn.try_push(3).unwrap_err().into_inner(), 3);
+    ///     }
+    /// });
+    /// assert_eq!(c, [2]);
+    /// ```
+    #[inline]
+    pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
+        match &mut self.inner {
+            SpawnInner::Chunk {
+                pass,
+                pushed,
+                outside,
+                max,
+            } => chunk_push(pass, pushed, *outside, *max, value),
+            SpawnInner::Serial(s) => s.try_push(value),
+        }
+    }
+}
+
+impl<T> fmt::Debug for ParSpawner<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ParSpawner").finish_non_exhaustive()
     }
 }
 

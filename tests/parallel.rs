@@ -20,12 +20,17 @@ const DEPTH: u64 = 3;
 
 /// The per-element program: what happens depends only on the value.
 /// About 15% removed, 10% push 1-3 children (which may remove or push
-/// again), the rest updated in place.
+/// again), 5% are replaced by two children (`remove_and_spawn`), the rest
+/// updated in place.
 fn program(mut e: ParEntryLike<'_>) {
     let v = e.get();
     let h = splitmix(v);
     match h % 20 {
         0..=2 => e.remove(),
+        5 if v & DEPTH < DEPTH => {
+            let child = |k: u64| (splitmix(v ^ (k << 20)) & !DEPTH) | ((v & DEPTH) + 1);
+            e.split([child(1), child(2)]);
+        }
         3 | 4 if v & DEPTH < DEPTH => {
             let children = 1 + (h >> 8) % 3;
             for k in 0..children {
@@ -61,6 +66,24 @@ impl ParEntryLike<'_> {
         match self {
             ParEntryLike::Serial(e) => drop(e.remove()),
             ParEntryLike::Par(e) => drop(e.remove()),
+        }
+    }
+    /// Removes the element and pushes `children` in its place (unless
+    /// the collection is full, as `push`).
+    fn split(self, children: [u64; 2]) {
+        match self {
+            ParEntryLike::Serial(e) => {
+                let (_, mut spawn) = e.remove_and_spawn();
+                for c in children {
+                    let _ = spawn.try_push(c);
+                }
+            }
+            ParEntryLike::Par(e) => {
+                let (_, mut spawn) = e.remove_and_spawn();
+                for c in children {
+                    let _ = spawn.try_push(c);
+                }
+            }
         }
     }
     /// Pushes unless the collection is full (the refused value is dropped
