@@ -170,16 +170,35 @@ pub struct ParEntry<'a, T> {
 
 enum Inner<'a, T> {
     /// An element of a chunk of a parallel round.
-    Chunk {
-        pass: &'a mut ChunkPass<T>,
-        pushed: &'a mut Vec<T>,
-        /// Elements of the collection outside this chunk (a bounded pass
-        /// runs in one chunk, so this plus the chunk is the whole length).
-        outside: usize,
-        max: usize,
-    },
+    Chunk(InChunk<'a, T>),
     /// The serial cursor's entry (bounded collections in unordered mode).
     Serial(Entry<'a, T>),
+}
+
+/// A worker's place in its chunk: what an entry of the chunk, and the
+/// spawner it leaves behind, reach.
+struct InChunk<'a, T> {
+    pass: &'a mut ChunkPass<T>,
+    pushed: &'a mut Vec<T>,
+    /// Elements of the collection outside this chunk (a bounded pass
+    /// runs in one chunk, so this plus the chunk is the whole length).
+    outside: usize,
+    max: usize,
+}
+
+impl<T> InChunk<'_, T> {
+    /// Appends `value` to the chunk's pushes, unless a bounded collection
+    /// is full: its kept and unvisited elements plus the pushes plus
+    /// `outside` are the whole length.
+    #[inline]
+    fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
+        if self.max != usize::MAX && self.outside + self.pass.len() + self.pushed.len() >= self.max
+        {
+            return Err(CapacityError::new(value));
+        }
+        self.pushed.push(value);
+        Ok(())
+    }
 }
 
 impl<'a, T> ParEntry<'a, T> {
@@ -201,7 +220,7 @@ impl<'a, T> ParEntry<'a, T> {
     #[inline]
     pub fn remove(self) -> T {
         match self.inner {
-            Inner::Chunk { pass, .. } => pass.take_current(),
+            Inner::Chunk(chunk) => chunk.pass.take_current(),
             Inner::Serial(e) => e.remove(),
         }
     }
@@ -261,12 +280,7 @@ impl<'a, T> ParEntry<'a, T> {
     #[inline]
     pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
         match &mut self.inner {
-            Inner::Chunk {
-                pass,
-                pushed,
-                outside,
-                max,
-            } => chunk_push(pass, pushed, *outside, *max, value),
+            Inner::Chunk(chunk) => chunk.try_push(value),
             Inner::Serial(e) => e.try_push(value),
         }
     }
@@ -294,19 +308,9 @@ impl<'a, T> ParEntry<'a, T> {
     #[inline]
     pub fn remove_and_spawn(self) -> (T, ParSpawner<'a, T>) {
         match self.inner {
-            Inner::Chunk {
-                pass,
-                pushed,
-                outside,
-                max,
-            } => {
-                let value = pass.take_current();
-                let inner = SpawnInner::Chunk {
-                    pass,
-                    pushed,
-                    outside,
-                    max,
-                };
+            Inner::Chunk(chunk) => {
+                let value = chunk.pass.take_current();
+                let inner = SpawnInner::Chunk(chunk);
                 (value, ParSpawner { inner })
             }
             Inner::Serial(e) => {
@@ -316,25 +320,6 @@ impl<'a, T> ParEntry<'a, T> {
             }
         }
     }
-}
-
-/// A push of a chunk's element (or of its spawner): refused when a
-/// bounded collection is full (a bounded pass runs in one chunk, so
-/// `outside` plus the chunk's kept and unvisited elements plus its pushes
-/// is the whole length).
-#[inline]
-fn chunk_push<T>(
-    pass: &ChunkPass<T>,
-    pushed: &mut Vec<T>,
-    outside: usize,
-    max: usize,
-    value: T,
-) -> Result<(), CapacityError<T>> {
-    if max != usize::MAX && outside + pass.len() + pushed.len() >= max {
-        return Err(CapacityError::new(value));
-    }
-    pushed.push(value);
-    Ok(())
 }
 
 /// Pushes into a parallel pass after the element it came from was
@@ -363,12 +348,7 @@ pub struct ParSpawner<'a, T> {
 }
 
 enum SpawnInner<'a, T> {
-    Chunk {
-        pass: &'a mut ChunkPass<T>,
-        pushed: &'a mut Vec<T>,
-        outside: usize,
-        max: usize,
-    },
+    Chunk(InChunk<'a, T>),
     Serial(Spawner<'a, T>),
 }
 
@@ -429,12 +409,7 @@ impl<T> ParSpawner<'_, T> {
     #[inline]
     pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
         match &mut self.inner {
-            SpawnInner::Chunk {
-                pass,
-                pushed,
-                outside,
-                max,
-            } => chunk_push(pass, pushed, *outside, *max, value),
+            SpawnInner::Chunk(chunk) => chunk.try_push(value),
             SpawnInner::Serial(s) => s.try_push(value),
         }
     }
@@ -452,7 +427,7 @@ impl<T> Deref for ParEntry<'_, T> {
     #[inline]
     fn deref(&self) -> &T {
         match &self.inner {
-            Inner::Chunk { pass, .. } => pass.current(),
+            Inner::Chunk(chunk) => chunk.pass.current(),
             Inner::Serial(e) => e,
         }
     }
@@ -462,7 +437,7 @@ impl<T> DerefMut for ParEntry<'_, T> {
     #[inline]
     fn deref_mut(&mut self) -> &mut T {
         match &mut self.inner {
-            Inner::Chunk { pass, .. } => pass.current_mut(),
+            Inner::Chunk(chunk) => chunk.pass.current_mut(),
             Inner::Serial(e) => e,
         }
     }
@@ -504,12 +479,12 @@ where
             continue;
         }
         f(ParEntry {
-            inner: Inner::Chunk {
+            inner: Inner::Chunk(InChunk {
                 pass: &mut *pass,
                 pushed: &mut *pushed,
                 outside,
                 max,
-            },
+            }),
         });
         if A::ACTIVE && pass.held() && policy.should_remove_shared(pass.current()) {
             removed.push(pass.take_current());

@@ -304,17 +304,24 @@ impl<T> Queue<T> {
         self.slots
             .retain(|slot| !Self::is_dead(slot) || !lock(&slot.state).items.is_empty());
         self.dead = self.slots.iter().filter(|slot| Self::is_dead(slot)).count();
-        self.sweep_at = self.dead + self.dead.max(self.slots.len() / 2).max(SWEEP_MIN);
+        self.schedule_sweep();
     }
 
     /// After every slot was emptied: the dead ones leave, and the next
-    /// sweep is set as [`sweep`](Self::sweep) sets it.
+    /// sweep is scheduled as after a [`sweep`](Self::sweep).
     fn remove_dead(&mut self) {
         if self.dead > 0 {
             self.slots.retain(|slot| !Self::is_dead(slot));
             self.dead = 0;
-            self.sweep_at = (self.slots.len() / 2).max(SWEEP_MIN);
+            self.schedule_sweep();
         }
+    }
+
+    /// Sets the next sweep's threshold after the registry was cleaned:
+    /// at least half as many drops as the registry keeps (and as the dead
+    /// slots it keeps), or `SWEEP_MIN`.
+    fn schedule_sweep(&mut self) {
+        self.sweep_at = self.dead + self.dead.max(self.slots.len() / 2).max(SWEEP_MIN);
     }
 }
 
