@@ -34,6 +34,7 @@ mod imp {
 
     use criterion::{Criterion, SamplingMode, Throughput};
     use rayon::prelude::*;
+    use read_write_collection::parallel::{ParMode, ParStats};
     use read_write_collection::ReadWriteCollection;
 
     use crate::support::alternate_rounds;
@@ -135,13 +136,17 @@ mod imp {
     }
 
     fn par_traverse_pass(c: &mut ReadWriteCollection<Entity>, s: Scenario) {
-        c.par_traverse(|mut e| match step(&mut e, s) {
+        par_pass_with(c, s, ParMode::Auto);
+    }
+
+    fn par_pass_with(c: &mut ReadWriteCollection<Entity>, s: Scenario, mode: ParMode) -> ParStats {
+        c.par_traverse_with(mode, |mut e| match step(&mut e, s) {
             Step::Keep => {}
             Step::Expire => {
                 e.remove();
             }
             Step::Spawn(child) => e.push(child),
-        });
+        })
     }
 
     fn par_iter_mut_pass(v: &mut Vec<Entity>, s: Scenario) {
@@ -235,12 +240,22 @@ mod imp {
                 c.extend(&base);
                 c
             };
-            let mut par = collection();
-            par_traverse_pass(&mut par, s);
-            assert!(
-                par.as_slice() == expect.as_slice(),
-                "{s:?}: par_traverse differs"
-            );
+            for mode in [ParMode::Auto, ParMode::Parallel] {
+                let mut par = collection();
+                let stats = par_pass_with(&mut par, s, mode);
+                assert!(
+                    par.as_slice() == expect.as_slice(),
+                    "{s:?}: par_traverse ({mode:?}) differs"
+                );
+                eprintln!(
+                    "# {s:?} {mode:?}: {} parallel rounds, moves per kept element {:.3} ({} parked), probe {:.2} ns/element over {}",
+                    stats.rounds,
+                    stats.moves as f64 / stats.kept.max(1) as f64,
+                    stats.parked,
+                    stats.probe_time.as_secs_f64() * 1e9 / stats.probed.max(1) as f64,
+                    stats.probed
+                );
+            }
             methods.push((
                 "traverse",
                 timed(collection(), &base, refill, move |c| traverse_pass(c, s)),
@@ -251,6 +266,19 @@ mod imp {
                     par_traverse_pass(c, s)
                 }),
             ));
+            if std::env::var_os("RWC_PAR_MODES").is_some() {
+                for (label, mode) in [
+                    ("forced_parallel", ParMode::Parallel),
+                    ("forced_serial", ParMode::Serial),
+                ] {
+                    methods.push((
+                        label,
+                        timed(collection(), &base, refill, move |c| {
+                            par_pass_with(c, s, mode);
+                        }),
+                    ));
+                }
+            }
             if s == Scenario::Update {
                 let mut v = base.clone();
                 par_iter_mut_pass(&mut v, s);

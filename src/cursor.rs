@@ -313,6 +313,41 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
         self.pass.core_ref().store_addr()
     }
 
+    /// `step`, counting in `advanced` the elements it moves past (yielded
+    /// or removed on arrival by the policy), and moving past no more than
+    /// `limit` in all: `false` when it would.
+    #[cfg(feature = "rayon")]
+    #[inline]
+    pub(crate) fn step_counting(&mut self, advanced: &mut usize, limit: usize) -> bool {
+        self.settle();
+        loop {
+            let core = self.pass.core();
+            if *advanced == limit || !core.advance() {
+                return false;
+            }
+            *advanced += 1;
+            if self.policy.should_remove(core.current()) {
+                let value = core.take_current();
+                self.policy.removed(value);
+                continue;
+            }
+            return true;
+        }
+    }
+
+    /// Settles the held element (as moving on would) and lends out the
+    /// pass and the policy, for a parallel round over what is unvisited.
+    #[cfg(feature = "rayon")]
+    #[inline]
+    pub(crate) fn settled_parts(&mut self) -> (&mut crate::raw::Core<T>, &mut A) {
+        self.settle();
+        let core = self.pass.core();
+        if core.held() {
+            core.keep_current();
+        }
+        (core, &mut *self.policy)
+    }
+
     /// Calls `f` on every remaining entry, then completes (`traverse`).
     #[inline]
     pub(crate) fn for_each<F: FnMut(Entry<'_, T>)>(mut self, mut f: F) {
@@ -500,6 +535,13 @@ impl<T> Entry<'_, T> {
 }
 
 impl<'c, T> Entry<'c, T> {
+    /// The pass's handle on the element (for a parallel pass's entry).
+    #[cfg(feature = "rayon")]
+    #[inline(always)]
+    pub(crate) fn into_held(self) -> HeldRef<'c, T> {
+        self.held
+    }
+
     /// Removes the element and returns it together with a [`Spawner`] that
     /// keeps pushing into this traversal: a split ("this bullet dies and
     /// becomes two") in one step, also where only the entry is at hand

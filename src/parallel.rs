@@ -69,23 +69,35 @@
 //! [`traverse`]: ReadWriteCollection::traverse
 
 use alloc::boxed::Box;
-use alloc::vec::Vec;
 use core::any::Any;
 use core::fmt;
 use core::ops::{Deref, DerefMut};
+use core::time::Duration;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-
-use rayon::prelude::*;
+use std::time::Instant;
 
 use crate::auto_remove::{AutoRemove, NoAutoRemove, WithHook};
 use crate::collection::ReadWriteCollection;
-use crate::cursor::{full_panic, Entry, Spawner};
+use crate::cursor::{full_panic, Cursor};
 use crate::error::CapacityError;
-use crate::raw::{par_round, ChunkJob, ChunkPass};
+use crate::raw::{par_round, ParHeld, ParSpawnTo, Part, RoundStats};
 
 /// Rounds with fewer elements than this run serially; bigger ones are
-/// split into chunks of at least `PAR_MIN_LEN / 2` elements.
+/// split into parts of at least `PAR_MIN_LEN / 2` elements.
 pub const PAR_MIN_LEN: usize = if cfg!(miri) { 16 } else { 8192 };
+
+/// Elements the serial cursor visits (and times) at the start of a round
+/// before the pass decides how to run the rest of it.
+const PROBE_LEN: usize = if cfg!(miri) { 4 } else { 2048 };
+
+/// What a parallel round costs beyond the serial work it shares out, per
+/// element: the compaction (about one more move of every kept element,
+/// on top of the walk), and the memory traffic two threads share.
+const PAR_COST_PER_ELEMENT: Duration = Duration::from_nanos(2);
+
+/// What a parallel round costs once: starting the workers three times
+/// and settling the round.
+const PAR_COST_PER_ROUND: Duration = Duration::from_micros(40);
 
 /// An auto-remove policy whose predicate can run on several threads at
 /// once, as [`par_traverse`](ReadWriteCollection::par_traverse) needs.
@@ -142,7 +154,7 @@ impl<T, P: ParAutoRemove<T>, H: FnMut(T) + Sync> ParAutoRemove<T> for WithHook<P
 }
 
 /// The element a parallel pass's closure is given: like
-/// [`Entry`], it dereferences to the element, can
+/// [`Entry`](crate::Entry), it dereferences to the element, can
 /// [`remove`](ParEntry::remove) it and can [`push`](ParEntry::push) new
 /// elements, which this same pass visits later (in the serial pass's
 /// order).
@@ -165,40 +177,7 @@ impl<T, P: ParAutoRemove<T>, H: FnMut(T) + Sync> ParAutoRemove<T> for WithHook<P
 /// assert_eq!(c, [101, 102, 4, 105, 107, 108, 140]); // 40 was visited too
 /// ```
 pub struct ParEntry<'a, T> {
-    inner: Inner<'a, T>,
-}
-
-enum Inner<'a, T> {
-    /// An element of a chunk of a parallel round.
-    Chunk(InChunk<'a, T>),
-    /// The serial cursor's entry (bounded collections in unordered mode).
-    Serial(Entry<'a, T>),
-}
-
-/// A worker's place in its chunk: what an entry of the chunk, and the
-/// spawner it leaves behind, reach.
-struct InChunk<'a, T> {
-    pass: &'a mut ChunkPass<T>,
-    pushed: &'a mut Vec<T>,
-    /// Elements of the collection outside this chunk (a bounded pass
-    /// runs in one chunk, so this plus the chunk is the whole length).
-    outside: usize,
-    max: usize,
-}
-
-impl<T> InChunk<'_, T> {
-    /// Appends `value` to the chunk's pushes, unless a bounded collection
-    /// is full: its kept and unvisited elements plus the pushes plus
-    /// `outside` are the whole length.
-    #[inline]
-    fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
-        if self.max != usize::MAX && self.outside + self.pass.len() + self.pushed.len() >= self.max
-        {
-            return Err(CapacityError::new(value));
-        }
-        self.pushed.push(value);
-        Ok(())
-    }
+    held: ParHeld<'a, T>,
 }
 
 impl<'a, T> ParEntry<'a, T> {
@@ -217,12 +196,9 @@ impl<'a, T> ParEntry<'a, T> {
     /// });
     /// assert_eq!(c, [1, 2]);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn remove(self) -> T {
-        match self.inner {
-            Inner::Chunk(chunk) => chunk.pass.take_current(),
-            Inner::Serial(e) => e.remove(),
-        }
+        self.held.take()
     }
 
     /// Appends `value`; the pass visits it after everything already
@@ -246,7 +222,7 @@ impl<'a, T> ParEntry<'a, T> {
     /// });
     /// assert_eq!(c, [1, 2, 3]);
     /// ```
-    #[inline]
+    #[inline(always)]
     #[track_caller]
     pub fn push(&mut self, value: T) {
         if self.try_push(value).is_err() {
@@ -277,16 +253,13 @@ impl<'a, T> ParEntry<'a, T> {
     /// });
     /// assert_eq!(c, [1, 2]);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
-        match &mut self.inner {
-            Inner::Chunk(chunk) => chunk.try_push(value),
-            Inner::Serial(e) => e.try_push(value),
-        }
+        self.held.push(value).map_err(CapacityError::new)
     }
 
     /// Removes the element and returns it with a [`ParSpawner`] that goes
-    /// on pushing for it, as [`Entry::remove_and_spawn`] does in the
+    /// on pushing for it, as [`Entry::remove_and_spawn`](crate::Entry::remove_and_spawn) does in the
     /// serial pass ("one becomes two" in one step, where `remove` would
     /// consume the entry).
     ///
@@ -305,26 +278,16 @@ impl<'a, T> ParEntry<'a, T> {
     /// });
     /// assert_eq!(sizes, [1, 1, 1, 1, 1]);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn remove_and_spawn(self) -> (T, ParSpawner<'a, T>) {
-        match self.inner {
-            Inner::Chunk(chunk) => {
-                let value = chunk.pass.take_current();
-                let inner = SpawnInner::Chunk(chunk);
-                (value, ParSpawner { inner })
-            }
-            Inner::Serial(e) => {
-                let (value, spawner) = e.remove_and_spawn();
-                let inner = SpawnInner::Serial(spawner);
-                (value, ParSpawner { inner })
-            }
-        }
+        let (value, to) = self.held.take_and_release();
+        (value, ParSpawner { to })
     }
 }
 
 /// Pushes into a parallel pass after the element it came from was
 /// removed; made by [`ParEntry::remove_and_spawn`]. Like
-/// [`Spawner`], it borrows what the entry borrowed, so it
+/// [`Spawner`](crate::Spawner), it borrows what the entry borrowed, so it
 /// cannot outlive the closure call.
 ///
 /// # Examples
@@ -344,12 +307,7 @@ impl<'a, T> ParEntry<'a, T> {
 /// assert_eq!(c, [2, 10]);
 /// ```
 pub struct ParSpawner<'a, T> {
-    inner: SpawnInner<'a, T>,
-}
-
-enum SpawnInner<'a, T> {
-    Chunk(InChunk<'a, T>),
-    Serial(Spawner<'a, T>),
+    to: ParSpawnTo<'a, T>,
 }
 
 impl<T> ParSpawner<'_, T> {
@@ -374,7 +332,7 @@ impl<T> ParSpawner<'_, T> {
     /// });
     /// assert_eq!(c, [3]);
     /// ```
-    #[inline]
+    #[inline(always)]
     #[track_caller]
     pub fn push(&mut self, value: T) {
         if self.try_push(value).is_err() {
@@ -406,12 +364,9 @@ impl<T> ParSpawner<'_, T> {
     /// });
     /// assert_eq!(c, [2]);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
-        match &mut self.inner {
-            SpawnInner::Chunk(chunk) => chunk.try_push(value),
-            SpawnInner::Serial(s) => s.try_push(value),
-        }
+        self.to.push(value).map_err(CapacityError::new)
     }
 }
 
@@ -424,22 +379,16 @@ impl<T> fmt::Debug for ParSpawner<'_, T> {
 impl<T> Deref for ParEntry<'_, T> {
     type Target = T;
 
-    #[inline]
+    #[inline(always)]
     fn deref(&self) -> &T {
-        match &self.inner {
-            Inner::Chunk(chunk) => chunk.pass.current(),
-            Inner::Serial(e) => e,
-        }
+        self.held.get()
     }
 }
 
 impl<T> DerefMut for ParEntry<'_, T> {
-    #[inline]
+    #[inline(always)]
     fn deref_mut(&mut self) -> &mut T {
-        match &mut self.inner {
-            Inner::Chunk(chunk) => chunk.pass.current_mut(),
-            Inner::Serial(e) => e,
-        }
+        self.held.get_mut()
     }
 }
 
@@ -449,10 +398,9 @@ impl<T: fmt::Debug> fmt::Debug for ParEntry<'_, T> {
     }
 }
 
-/// How many chunks a round of `n` elements is split into on `threads`
-/// threads: one (the calling thread) below [`PAR_MIN_LEN`]; else four per
-/// thread, so that uneven work balances, but none smaller than
-/// `PAR_MIN_LEN / 2` elements, and at least two.
+/// How many parts a round of `n` elements is split into on `threads`
+/// threads: four per thread, so that uneven work balances, but none
+/// smaller than `PAR_MIN_LEN / 2` elements, and at least two.
 fn chunk_count(n: usize, threads: usize) -> usize {
     if n < PAR_MIN_LEN {
         1
@@ -461,45 +409,126 @@ fn chunk_count(n: usize, threads: usize) -> usize {
     }
 }
 
-/// Walks one chunk: what the serial cursor does, with pushes going to the
-/// job's list and auto-removed elements to its `removed` list.
-fn work<T, A, F>(job: &mut ChunkJob<T>, policy: &A, f: &F, outside: usize, max: usize)
+/// Whether the rest of a round (`rest` elements) is worth running on
+/// `threads` threads, given that the serial cursor took `probe` for
+/// `probed` elements: when the serial time it saves is more than what a
+/// parallel round adds ([`PAR_COST_PER_ELEMENT`] per element,
+/// [`PAR_COST_PER_ROUND`] once).
+fn worth_parallel(probe: Duration, probed: usize, rest: usize, threads: usize) -> bool {
+    if threads < 2 || probed == 0 || rest < PAR_MIN_LEN {
+        return false;
+    }
+    let per = probe.as_secs_f64() / probed as f64;
+    let rest = rest as f64;
+    let saved = per * rest * (1.0 - 1.0 / threads as f64);
+    let added = PAR_COST_PER_ELEMENT.as_secs_f64() * rest + PAR_COST_PER_ROUND.as_secs_f64();
+    saved > added
+}
+
+/// What [`drive`] walks: the serial cursor, or a part of a parallel round.
+enum Walk<'w, 'c, T, A: AutoRemove<T>> {
+    /// The serial cursor, moving past at most `limit` elements in all
+    /// (counted in `advanced`: yielded, or removed on arrival).
+    Serial {
+        cursor: Cursor<'c, T, A>,
+        limit: usize,
+        advanced: usize,
+    },
+    /// A part, with the policy to apply to its elements.
+    Part {
+        part: &'w mut Part<T>,
+        policy: &'w A,
+    },
+}
+
+/// Calls `f` on every element `walk` reaches, applying the policy as the
+/// serial cursor does (on arrival, and when moving on from an element);
+/// auto-removed elements of a part go to its `removed` list.
+///
+/// The only place that calls `f`, and never inlined: a closure with one
+/// call site is inlined into it whatever its size, which keeps the
+/// serial walk as fast as `traverse` (measured: with a call site per
+/// kind of walk, a cheap update took 1.35–1.6× as long serially). It takes
+/// the walk by value and hands it back, so that the serial cursor's state
+/// can live in registers during the loop.
+#[inline(never)]
+fn drive<'w, 'c, T, A, F>(mut walk: Walk<'w, 'c, T, A>, f: &F) -> Walk<'w, 'c, T, A>
 where
     A: ParAutoRemove<T>,
     F: Fn(ParEntry<'_, T>),
 {
-    let ChunkJob {
-        pass,
-        pushed,
-        removed,
-    } = job;
-    while pass.advance() {
-        if A::ACTIVE && policy.should_remove_shared(pass.current()) {
-            removed.push(pass.take_current());
-            continue;
-        }
-        f(ParEntry {
-            inner: Inner::Chunk(InChunk {
-                pass: &mut *pass,
-                pushed: &mut *pushed,
-                outside,
-                max,
-            }),
-        });
-        if A::ACTIVE && pass.held() && policy.should_remove_shared(pass.current()) {
-            removed.push(pass.take_current());
-        }
+    loop {
+        let held = match &mut walk {
+            Walk::Serial {
+                cursor,
+                limit,
+                advanced,
+            } => {
+                if !cursor.step_counting(advanced, *limit) {
+                    return walk;
+                }
+                ParHeld::of_serial(cursor.held_entry().into_held())
+            }
+            Walk::Part { part, policy } => {
+                if A::ACTIVE && part.held() && policy.should_remove_shared(part.current()) {
+                    part.auto_remove_current();
+                }
+                if !part.advance() {
+                    return walk;
+                }
+                if A::ACTIVE && policy.should_remove_shared(part.current()) {
+                    part.auto_remove_current();
+                    continue;
+                }
+                ParHeld::of_part(part)
+            }
+        };
+        f(ParEntry { held });
     }
+}
+
+/// How [`ReadWriteCollection::par_traverse_with`] runs its rounds (for
+/// tests and benchmarks).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParMode {
+    /// What `par_traverse` does: each round's start decides.
+    Auto,
+    /// Every round after its start in parallel, however small or cheap.
+    Parallel,
+    /// Serially: `traverse`.
+    Serial,
+}
+
+/// What the parallel rounds of one pass did (for tests and benchmarks).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ParStats {
+    /// Rounds run in parallel.
+    pub rounds: usize,
+    /// Elements those rounds kept.
+    pub kept: usize,
+    /// Element moves their compaction made (a parked element counts two).
+    pub moves: usize,
+    /// Elements parked (moved twice).
+    pub parked: usize,
+    /// Elements the serial starts of the rounds visited, and how long
+    /// they took (what the decisions were based on).
+    pub probed: usize,
+    /// See `probed`.
+    pub probe_time: Duration,
 }
 
 impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
     /// A traversal that runs the closure on several threads (rayon's
-    /// current pool) and leaves the collection exactly as
-    /// [`traverse`](Self::traverse) with the same closure would, when the
-    /// closure's effect depends only on the element it is given: the same
-    /// elements removed, the same pushed elements visited (and able to
-    /// push again), the same order. See [the module docs](crate::parallel)
-    /// for how, and for when it runs on one thread.
+    /// current pool) when that is faster, and leaves the collection
+    /// exactly as [`traverse`](Self::traverse) with the same closure would,
+    /// when the closure's effect depends only on the element it is given:
+    /// the same elements removed, the same pushed elements visited (and
+    /// able to push again), the same order. See [the module
+    /// docs](crate::parallel) for how, and for when it runs on one thread:
+    /// the pass times the closure on the first elements of each round and
+    /// runs the rest in parallel only if that saves time.
     ///
     /// The auto-remove predicate runs on the workers
     /// ([`ParAutoRemove`]); the removal hook runs on the calling thread,
@@ -542,87 +571,170 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
     where
         F: Fn(ParEntry<'_, T>) + Sync + Send,
     {
-        let max = self.store.max;
-        if max != usize::MAX && self.store.unordered {
-            // Which pushes a bounded collection refuses depends on every
-            // removal before them, and in unordered mode the visiting
-            // order is the serial cursor's own: only it reproduces both.
-            self.traverse(|e| {
-                f(ParEntry {
-                    inner: Inner::Serial(e),
-                })
-            });
-            return;
-        }
+        self.par_traverse_with(ParMode::Auto, f);
+    }
+
+    /// [`par_traverse`](Self::par_traverse) with the choice of serial or
+    /// parallel rounds forced, reporting what the parallel rounds did:
+    /// for tests and benchmarks.
+    #[doc(hidden)]
+    pub fn par_traverse_with<F>(&mut self, mode: ParMode, f: F) -> ParStats
+    where
+        F: Fn(ParEntry<'_, T>) + Sync + Send,
+    {
+        let mut stats = RoundStats::default();
+        let mut probed = (0, Duration::ZERO);
+        let threads = rayon::current_num_threads();
+        // Which pushes a bounded collection refuses depends on every
+        // removal and push before them in the serial order, which only a
+        // serial walk knows: it runs serially.
+        let serial_only = self.store.max != usize::MAX
+            || mode == ParMode::Serial
+            || (mode == ParMode::Auto && (threads < 2 || self.len() < PAR_MIN_LEN));
+        let mut scratch = if serial_only {
+            None
+        } else {
+            Some(self.store.par.take().unwrap_or_default())
+        };
         // The first panic of the pass (a worker's or the hook's), held
         // until the round it happened in is settled.
         let mut panic: Option<Box<dyn Any + Send>> = None;
-        let mut start = 0;
-        while start < self.store.vec.len() {
-            let n = self.store.vec.len() - start;
-            let chunks = if max != usize::MAX {
-                1
-            } else {
-                chunk_count(n, rayon::current_num_threads())
-            };
-            let policy = &self.policy;
-            let f = &f;
-            let caught = &mut panic;
-            let out = par_round(&mut self.store, start, chunks, |jobs| {
-                // rayon lets the other jobs finish before it hands a
-                // worker's panic on; catching it here lets the round's
-                // removals and pushes be settled like any other round's.
-                let ran = catch_unwind(AssertUnwindSafe(|| {
-                    if let [job] = jobs {
-                        work(job, policy, f, start, max);
-                    } else {
-                        jobs.par_iter_mut()
-                            .for_each(|job| work(job, policy, f, start, max));
-                    }
-                }));
+        let mut walk = Walk::Serial {
+            cursor: self.cursor(),
+            limit: usize::MAX,
+            advanced: 0,
+        };
+        if let Some(scratch) = &mut scratch {
+            loop {
+                let Walk::Serial { cursor, .. } = &walk else {
+                    unreachable!("the pass walks serially between rounds")
+                };
+                let n = cursor.remaining();
+                if n == 0 {
+                    break;
+                }
+                // The start of the round, serially and timed: the rest of
+                // the round follows it (and what it pushes joins the next
+                // round, after the rest's pushes, as in the serial order).
+                let probe = match mode {
+                    ParMode::Parallel => PROBE_LEN.min(n / 4),
+                    _ => PROBE_LEN,
+                };
+                if let Walk::Serial {
+                    limit, advanced, ..
+                } = &mut walk
+                {
+                    (*limit, *advanced) = (probe.min(n), 0);
+                }
+                let started = Instant::now();
+                walk = drive(walk, &f);
+                let took = started.elapsed();
+                let Walk::Serial {
+                    cursor,
+                    limit,
+                    advanced,
+                } = &mut walk
+                else {
+                    unreachable!("the pass walks serially between rounds")
+                };
+                probed.0 += *advanced;
+                probed.1 += took;
+                // The round's elements not yet visited; what follows them
+                // (the start's pushes) waits for the next round.
+                let rest = n - *advanced;
+                if rest == 0 {
+                    continue;
+                }
+                let go = match mode {
+                    ParMode::Parallel => true,
+                    _ => worth_parallel(took, *advanced, rest, threads),
+                };
+                if !go {
+                    // Later rounds are no bigger, and each element costs
+                    // about the same: the rest of the pass runs serially.
+                    *limit = usize::MAX;
+                    break;
+                }
+                let parts = match mode {
+                    ParMode::Parallel => threads.saturating_mul(4).max(2),
+                    _ => chunk_count(rest, threads),
+                };
+                let (core, policy) = cursor.settled_parts();
+                let shared = &*policy;
+                let ran = par_round(
+                    core,
+                    scratch,
+                    rest,
+                    parts,
+                    threads,
+                    |part| {
+                        drive(
+                            Walk::Part {
+                                part,
+                                policy: shared,
+                            },
+                            &f,
+                        );
+                    },
+                    &mut stats,
+                );
                 if let Err(payload) = ran {
-                    *caught = Some(payload);
+                    panic = Some(payload);
                 }
-            });
-            start = self.store.vec.len();
-            for removed in out.removed {
-                let mut values = removed.into_iter();
-                // A panicking hook call costs no other element its hook
-                // call: after a panic the walk resumes with the next value
-                // (one `catch_unwind` per panic, not per element). The
-                // first panic is the one reported; later ones are dropped.
-                while let Err(payload) = catch_unwind(AssertUnwindSafe(|| {
-                    values.by_ref().for_each(|value| self.policy.removed(value));
-                })) {
-                    if panic.is_none() {
-                        panic = Some(payload);
-                    } else {
-                        crate::sync::discard_panic(payload);
+                for removed in scratch.removed_lists() {
+                    let mut values = removed.drain(..);
+                    // A panicking hook call costs no other element its hook
+                    // call: after a panic the walk resumes with the next
+                    // value (one `catch_unwind` per panic, not per element).
+                    // The first panic is the one reported; later ones are
+                    // dropped.
+                    while let Err(payload) = catch_unwind(AssertUnwindSafe(|| {
+                        values.by_ref().for_each(|value| policy.removed(value));
+                    })) {
+                        if panic.is_none() {
+                            panic = Some(payload);
+                        } else {
+                            crate::sync::discard_panic(payload);
+                        }
                     }
                 }
-            }
-            let pushed: usize = out.pushed.iter().map(Vec::len).sum();
-            if max != usize::MAX {
-                // Never allocate past the bound (`append` would double).
-                self.store.vec.reserve_exact(pushed);
-            }
-            for mut list in out.pushed {
-                self.store.vec.append(&mut list);
-            }
-            if let Some(payload) = panic {
-                // As the serial pass: what was pushed stays, unvisited, and
-                // the shrink policy runs as the cursor's drop runs it.
-                self.store.after_pass();
-                resume_unwind(payload);
+                if panic.is_some() {
+                    // As the serial pass: what was pushed stays, unvisited.
+                    break;
+                }
             }
         }
-        self.store.after_pass();
+        if panic.is_none() {
+            // The rest of the pass, serially (all of it when the pass runs
+            // serially).
+            if let Walk::Serial { limit, .. } = &mut walk {
+                *limit = usize::MAX;
+            }
+            walk = drive(walk, &f);
+        }
+        // Ends the pass (the cursor's drop): the shrink policy runs.
+        drop(walk);
+        if let Some(scratch) = scratch {
+            self.store.par = Some(scratch);
+        }
+        if let Some(payload) = panic {
+            resume_unwind(payload);
+        }
+        ParStats {
+            rounds: stats.rounds,
+            kept: stats.kept,
+            moves: stats.moves,
+            parked: stats.parked,
+            probed: probed.0,
+            probe_time: probed.1,
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{chunk_count, PAR_MIN_LEN};
+    use super::{chunk_count, worth_parallel, PAR_MIN_LEN};
+    use core::time::Duration;
 
     #[test]
     fn chunks_are_four_per_thread_and_never_smaller_than_half_the_minimum() {
@@ -636,5 +748,20 @@ mod tests {
         assert_eq!(chunk_count(100 * half, 3), 12);
         assert_eq!(chunk_count(100 * half, 1), 4);
         assert_eq!(chunk_count(usize::MAX, usize::MAX), usize::MAX / half);
+    }
+
+    #[test]
+    fn parallel_only_when_the_saved_time_beats_the_added_cost() {
+        let ns = |n: u64| Duration::from_nanos(n);
+        let big = 1_000_000;
+        // Heavy elements: worth it on two threads, not on one.
+        assert!(worth_parallel(ns(100 * 2048), 2048, big, 2));
+        assert!(!worth_parallel(ns(100 * 2048), 2048, big, 1));
+        // Cheap elements: the compaction costs more than half of them.
+        assert!(!worth_parallel(ns(2 * 2048), 2048, big, 2));
+        // Small rounds: never.
+        assert!(!worth_parallel(ns(1000 * 2048), 2048, PAR_MIN_LEN - 1, 2));
+        // Nothing measured: no basis to go parallel.
+        assert!(!worth_parallel(ns(0), 0, big, 2));
     }
 }

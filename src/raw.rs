@@ -105,6 +105,9 @@ pub(crate) struct Store<T> {
     pub(crate) shrink: Option<Shrink>,
     /// Consecutive passes that ended below the shrink threshold.
     pub(crate) low_passes: u32,
+    /// The lists a parallel pass reuses (allocated by the first one).
+    #[cfg(feature = "rayon")]
+    pub(crate) par: Option<alloc::boxed::Box<ParScratch<T>>>,
 }
 
 impl<T> Store<T> {
@@ -115,6 +118,8 @@ impl<T> Store<T> {
             unordered: false,
             shrink: None,
             low_passes: 0,
+            #[cfg(feature = "rayon")]
+            par: None,
         }
     }
 
@@ -1005,44 +1010,117 @@ impl<T> OtherLayers<'_, T> {
 }
 
 // ------------------------------------------------------------- parallel
+//
+// A parallel round visits every unvisited element of a pass at once, in
+// three phases, and leaves the pass as the serial cursor would after
+// visiting them (see `par_round`):
+//
+// ```text
+//  phase 1 (workers): every part walked in place; a removal leaves a hole
+//  buf     write       read                                        end
+//  | kept  |  hole     | part 0  o o x o | part 1  o x o o | ...    |
+//                        (x: hole, offset recorded in the part's list)
+//
+//  phase 2 (one job per group of parts): kept elements of group g go to
+//  [D_g, D_g + kept_g), D_0 = write; those whose destination lies in an
+//  earlier group's slots (not yet vacated) are parked in a side buffer
+//  phase 3 (one job per group): parked elements written to their slots
+//
+//  after:  | kept                      | pushes of the round, in part order |
+//          buf                         write = read                         end
+// ```
+//
+// Group g's destinations below its first slot `S_g` lie either in the
+// pass's hole (before `read`: nobody reads or writes there) or in earlier
+// groups' slots, which those groups may still be reading during phase 2:
+// only the latter are parked. So group 0 never parks, and group g parks
+// about the number of elements removed before it: with two groups and a
+// removal rate r, about r/2 of the elements move twice, every other kept
+// element at most once.
 
 #[cfg(feature = "rayon")]
-/// One chunk of a parallel round: a pass over `[start, end)` of the
-/// buffer with no pushes into the buffer (they go to the job's `pushed`
-/// list). Same regions as the module docs draw, within the chunk:
-/// `[start, write)` kept (the held element last), `[write, read)` the hole,
-/// `[read, end)` unvisited.
-///
-/// Invariant: `start <= write <= read <= end`, all in the buffer of the
-/// store the round runs on, disjoint from every other chunk of the round.
-pub(crate) struct ChunkPass<T> {
-    start: *mut T,
-    write: *mut T,
-    read: *mut T,
-    end: *mut T,
-    held: bool,
+/// The element lists one part of a parallel round fills; kept (empty,
+/// with their capacity) between passes, so that a steady pass allocates
+/// nothing.
+pub(crate) struct PartLists<T> {
+    /// Elements pushed while walking the part, in push order.
+    pushed: Vec<T>,
+    /// Elements the auto-remove policy took out, in removal order.
+    removed: Vec<T>,
 }
 
 #[cfg(feature = "rayon")]
-impl<T> ChunkPass<T> {
-    /// Moves to the next element and holds it; `false` when the chunk is
-    /// done. The previously held element (if any) stays kept.
+/// What the parallel rounds of a collection keep between passes, all of
+/// it empty between rounds: per part its hole list and element lists, per
+/// group its park buffer and its plan.
+pub(crate) struct ParScratch<T> {
+    /// Per part: offsets from the part's first slot, increasing, of the
+    /// slots whose element was removed (moved out: the slot is a hole).
+    holes: Vec<Vec<usize>>,
+    lists: Vec<PartLists<T>>,
+    parks: Vec<Vec<T>>,
+    plan: Vec<Group>,
+}
+
+#[cfg(feature = "rayon")]
+impl<T> Default for ParScratch<T> {
+    fn default() -> Self {
+        ParScratch {
+            holes: Vec::new(),
+            lists: Vec::new(),
+            parks: Vec::new(),
+            plan: Vec::new(),
+        }
+    }
+}
+
+#[cfg(feature = "rayon")]
+impl<T> Clone for ParScratch<T> {
+    /// Empty: the lists hold nothing between passes, only capacity, which
+    /// a clone does not need.
+    fn clone(&self) -> Self {
+        ParScratch::default()
+    }
+}
+
+#[cfg(feature = "rayon")]
+impl<T> ParScratch<T> {
+    /// The auto-removed elements of the last round, per part, in part
+    /// order: the caller hands them to the removal hook.
+    pub(crate) fn removed_lists(&mut self) -> impl Iterator<Item = &mut Vec<T>> {
+        self.lists.iter_mut().map(|l| &mut l.removed)
+    }
+}
+
+#[cfg(feature = "rayon")]
+/// One part of a parallel round: `len` slots from `base`, walked in place
+/// by one worker. `[0, pos)` visited (kept, or holes listed in `holes`),
+/// `[pos, len)` unvisited; when `held`, slot `pos - 1` is the element
+/// lent out. It holds its part's lists while it walks (moved out of the
+/// round's scratch and back, which allocates nothing).
+///
+/// Invariant: the slots are in the buffer of the pass the round runs on,
+/// disjoint from every other part's, and only this part touches them
+/// during the round's phase 1.
+pub(crate) struct Part<T> {
+    base: *mut T,
+    len: usize,
+    pos: usize,
+    held: bool,
+    holes: Vec<usize>,
+    pushed: Vec<T>,
+    removed: Vec<T>,
+}
+
+#[cfg(feature = "rayon")]
+impl<T> Part<T> {
     #[inline(always)]
     pub(crate) fn advance(&mut self) -> bool {
-        if self.read == self.end {
+        if self.pos == self.len {
             self.held = false;
             return false;
         }
-        if self.read != self.write {
-            // SAFETY: `write < read < end`: `read` is initialised and
-            // unvisited, `write` a hole slot of this chunk; no overlap.
-            unsafe { ptr::copy_nonoverlapping(real(self.read), real(self.write), 1) };
-        }
-        // SAFETY: `write <= read < end`: both stay within the chunk.
-        unsafe {
-            self.read = next(self.read);
-            self.write = next(self.write);
-        }
+        self.pos += 1;
         self.held = true;
         true
     }
@@ -1059,205 +1137,617 @@ impl<T> ChunkPass<T> {
     #[inline(always)]
     pub(crate) fn current(&self) -> &T {
         assert!(self.held, "no element is held");
-        // SAFETY: while held, `write > start` and `write - 1` is the held,
-        // initialised element of this chunk, which only this pass touches.
-        unsafe { &*real(prev(self.write)) }
-    }
-
-    /// The held element, mutably.
-    ///
-    /// # Panics
-    /// If no element is held (a bug in the caller).
-    #[inline(always)]
-    pub(crate) fn current_mut(&mut self) -> &mut T {
-        assert!(self.held, "no element is held");
-        // SAFETY: as in `current`; `&mut self` makes it the only reference.
-        unsafe { &mut *real(prev(self.write)) }
+        // SAFETY: while held, `1 <= pos <= len` and slot `pos - 1` is an
+        // initialised element of this part, which only this part touches.
+        unsafe { &*real(add(self.base, self.pos - 1)) }
     }
 
     /// Removes the held element and returns it.
     ///
     /// # Panics
-    /// If no element is held (a bug in the caller).
+    /// If no element is held (a bug in the caller), or if the hole cannot
+    /// be recorded (allocation failure), before anything changes.
     #[inline(always)]
     pub(crate) fn take_current(&mut self) -> T {
         assert!(self.held, "no element is held");
+        // Bookkeeping first: if recording the hole unwinds, the element is
+        // still in place and held, so it stays in the collection.
+        self.holes.push(self.pos - 1);
         self.held = false;
-        // SAFETY: held implies `write > start`; the slot becomes part of
-        // the hole before it is read, so it is read exactly once.
-        unsafe {
-            self.write = prev(self.write);
-            ptr::read(real(self.write))
-        }
+        // SAFETY: slot `pos - 1` was the held, initialised element; it is
+        // listed as a hole from here on, so it is read exactly once.
+        unsafe { ptr::read(real(add(self.base, self.pos - 1))) }
     }
 
-    /// Kept plus unvisited elements of this chunk.
+    /// Removes the held element into the part's list of auto-removed
+    /// elements (for the removal hook).
+    ///
+    /// # Panics
+    /// If no element is held (a bug in the caller), or on allocation
+    /// failure, before anything changes.
+    #[inline]
+    pub(crate) fn auto_remove_current(&mut self) {
+        // Room first, so that nothing can unwind between taking the
+        // element and storing it.
+        self.holes.reserve(1);
+        self.removed.reserve(1);
+        let value = self.take_current();
+        self.removed.push(value);
+    }
+}
+
+#[cfg(feature = "rayon")]
+/// The element a `ParEntry` lends out, from a part of a parallel round or
+/// from the serial cursor (the start of a round, or a round run serially),
+/// with a direct pointer to it, so that reading and writing the element
+/// does not depend on where it came from.
+///
+/// Invariant: `ptr` points at the held element of `from` (a part's slot
+/// `pos - 1`, or the serial pass's `write - 1`, as `HeldRef::ptr`), which
+/// only this handle reaches while it lives. Only a serial push can move
+/// the element (growth), and it re-derives `ptr`.
+pub(crate) struct ParHeld<'a, T> {
+    ptr: NonNull<T>,
+    from: ParFrom<'a, T>,
+}
+
+#[cfg(feature = "rayon")]
+enum ParFrom<'a, T> {
+    Part(&'a mut Part<T>),
+    Serial(HeldRef<'a, T>),
+}
+
+#[cfg(feature = "rayon")]
+/// Where a `ParSpawner` pushes: a part's list, or the serial pass.
+pub(crate) enum ParSpawnTo<'a, T> {
+    Part(&'a mut Part<T>),
+    Serial(&'a mut Core<T>),
+}
+
+#[cfg(feature = "rayon")]
+impl<'a, T> ParHeld<'a, T> {
+    /// The element `part` holds.
+    ///
+    /// # Panics
+    /// If it holds none (a bug in the caller).
     #[inline(always)]
-    pub(crate) fn len(&self) -> usize {
-        // SAFETY: ordered positions within one allocation (invariant).
-        unsafe { distance(self.start, self.write) + distance(self.read, self.end) }
+    pub(crate) fn of_part(part: &'a mut Part<T>) -> Self {
+        assert!(part.held, "no element is held");
+        // SAFETY: held implies `1 <= pos <= len`: slot `pos - 1` is in the
+        // part; `real` never returns null.
+        let ptr = unsafe { NonNull::new_unchecked(real(add(part.base, part.pos - 1))) };
+        ParHeld {
+            ptr,
+            from: ParFrom::Part(part),
+        }
     }
-}
 
-#[cfg(feature = "rayon")]
-/// A chunk of a parallel round and what its worker produced. Each job is
-/// handed to exactly one worker (by `&mut`).
-pub(crate) struct ChunkJob<T> {
-    pub(crate) pass: ChunkPass<T>,
-    /// Elements pushed while visiting this chunk, in push order.
-    pub(crate) pushed: Vec<T>,
-    /// Elements the auto-remove policy took out, in removal order.
-    pub(crate) removed: Vec<T>,
-}
+    /// The element the serial pass holds.
+    #[inline(always)]
+    pub(crate) fn of_serial(held: HeldRef<'a, T>) -> Self {
+        ParHeld {
+            ptr: held.ptr,
+            from: ParFrom::Serial(held),
+        }
+    }
 
-#[cfg(feature = "rayon")]
-// SAFETY: a job is a unique borrow of a disjoint part of the buffer (like
-// `&mut [T]`) plus owned `Vec<T>`s: sending it to another thread sends
-// `T`s, so `T: Send` is what it needs.
-unsafe impl<T: Send> Send for ChunkJob<T> {}
+    #[inline(always)]
+    pub(crate) fn get(&self) -> &T {
+        // SAFETY: `ptr` is the held, initialised element (invariant);
+        // `&self` keeps it from being removed or moved.
+        unsafe { self.ptr.as_ref() }
+    }
 
-#[cfg(feature = "rayon")]
-/// What a parallel round leaves for the serial part of the pass.
-pub(crate) struct RoundOutput<T> {
-    /// Per chunk, in chunk order: the elements pushed.
-    pub(crate) pushed: Vec<Vec<T>>,
-    /// Per chunk, in chunk order: the elements auto-removed.
-    pub(crate) removed: Vec<Vec<T>>,
-}
+    #[inline(always)]
+    pub(crate) fn get_mut(&mut self) -> &mut T {
+        // SAFETY: as in `get`; `&mut self` makes it the only reference.
+        unsafe { self.ptr.as_mut() }
+    }
 
-#[cfg(feature = "rayon")]
-/// Runs one round of a parallel pass over the elements `[start, len)` of
-/// `store.vec`, split into `chunks` jobs that `run` hands to its workers.
-/// Afterwards (also when `run` unwinds) each chunk's kept elements, then
-/// its unvisited ones, are moved down behind `[0, start)`, in chunk order,
-/// and the length is set. On unwinding, the pushed and removed lists are
-/// dropped with the jobs.
-pub(crate) fn par_round<T>(
-    store: &mut Store<T>,
-    start: usize,
-    chunks: usize,
-    run: impl FnOnce(&mut [ChunkJob<T>]),
-) -> RoundOutput<T> {
-    let len = store.vec.len();
-    assert!(start <= len && chunks > 0);
-    let n = len - start;
-    let per = n.div_ceil(chunks).max(1);
-    let buf = store.vec.as_mut_ptr();
-    // Built before the length changes: if this allocation fails, the
-    // collection is untouched.
-    let jobs: Vec<ChunkJob<T>> = (0..chunks)
-        .map(|i| {
-            // Overflow-free even for zero-sized `T` near `usize::MAX`
-            // elements: offsets are clamped to `n` before adding.
-            let s = start + i.saturating_mul(per).min(n);
-            let e = s + per.min(len - s);
-            // SAFETY: `start <= s <= e <= len <= capacity`.
-            let (s, e) = unsafe { (add(buf, s), add(buf, e)) };
-            ChunkJob {
-                pass: ChunkPass {
-                    start: s,
-                    write: s,
-                    read: s,
-                    end: e,
-                    held: false,
-                },
-                pushed: Vec::new(),
-                removed: Vec::new(),
+    /// Removes the element and returns it.
+    #[inline(always)]
+    pub(crate) fn take(self) -> T {
+        match self.from {
+            ParFrom::Part(part) => part.take_current(),
+            ParFrom::Serial(held) => held.take(),
+        }
+    }
+
+    /// Removes the element and hands back where pushes go.
+    #[inline(always)]
+    pub(crate) fn take_and_release(self) -> (T, ParSpawnTo<'a, T>) {
+        match self.from {
+            ParFrom::Part(part) => (part.take_current(), ParSpawnTo::Part(part)),
+            ParFrom::Serial(held) => {
+                let (value, core) = held.take_and_release();
+                (value, ParSpawnTo::Serial(core))
             }
-        })
-        .collect();
-    // Leak amplification for the round: the jobs own `[start, len)` now.
-    // SAFETY: `start <= len`; a shorter length asserts less.
-    unsafe { store.vec.set_len(start) };
-    let mut round = StitchOnDrop {
-        vec: &mut store.vec,
-        buf,
-        start,
-        jobs,
-        done: false,
-    };
-    run(&mut round.jobs);
-    round.stitch();
-    let jobs = mem::take(&mut round.jobs);
-    let mut out = RoundOutput {
-        pushed: Vec::with_capacity(jobs.len()),
-        removed: Vec::with_capacity(jobs.len()),
-    };
-    for job in jobs {
-        out.pushed.push(job.pushed);
-        out.removed.push(job.removed);
+        }
     }
-    out
+
+    /// Appends `value` to the pass (a part's list, or the serial pass);
+    /// gives it back if a bounded collection is full.
+    ///
+    /// # Panics
+    /// As `Core::push` (capacity overflow, unwinding allocation failure),
+    /// with nothing changed.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, value: T) -> Result<(), T> {
+        match &mut self.from {
+            ParFrom::Part(part) => {
+                part.pushed.push(value);
+                Ok(())
+            }
+            ParFrom::Serial(held) => {
+                let result = held.push(value);
+                // Growth may have moved the element: `push` re-derived
+                // the handle's pointer.
+                self.ptr = held.ptr;
+                result
+            }
+        }
+    }
 }
 
 #[cfg(feature = "rayon")]
-/// Moves the chunks of a round together when dropped (see [`par_round`]).
-struct StitchOnDrop<'a, T> {
-    vec: &'a mut Vec<T>,
+impl<T> ParSpawnTo<'_, T> {
+    /// As [`ParHeld::push`].
+    #[inline(always)]
+    pub(crate) fn push(&mut self, value: T) -> Result<(), T> {
+        match self {
+            ParSpawnTo::Part(part) => {
+                part.pushed.push(value);
+                Ok(())
+            }
+            ParSpawnTo::Serial(core) => core.push(value),
+        }
+    }
+}
+
+#[cfg(feature = "rayon")]
+/// Element moves made by the parallel rounds of a pass and the elements
+/// they kept: what the compaction costs, next to the one move per kept
+/// element that a serial pass can need.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct RoundStats {
+    /// Parallel rounds run.
+    pub(crate) rounds: usize,
+    /// Elements of those rounds kept.
+    pub(crate) kept: usize,
+    /// Element moves made compacting them (a parked element counts two).
+    pub(crate) moves: usize,
+    /// Elements parked.
+    pub(crate) parked: usize,
+}
+
+#[cfg(feature = "rayon")]
+/// A raw buffer pointer that a round's jobs share; each job touches only
+/// the slots its part or group owns (see `par_round`).
+struct SharedBuf<T>(*mut T);
+
+#[cfg(feature = "rayon")]
+// Not derived: a derive would require `T: Copy`.
+impl<T> Clone for SharedBuf<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+#[cfg(feature = "rayon")]
+impl<T> Copy for SharedBuf<T> {}
+
+#[cfg(feature = "rayon")]
+// SAFETY: the jobs that share it move `T`s between disjoint slots on
+// several threads, which needs `T: Send`; the pointer itself is only a
+// base address.
+unsafe impl<T: Send> Send for SharedBuf<T> {}
+#[cfg(feature = "rayon")]
+// SAFETY: see `Send`: `&SharedBuf` only hands out the address.
+unsafe impl<T: Send> Sync for SharedBuf<T> {}
+
+#[cfg(feature = "rayon")]
+impl<T> SharedBuf<T> {
+    /// The address (a method, so that closures capture the whole
+    /// `SharedBuf`, not its raw pointer field).
+    #[inline(always)]
+    fn get(self) -> *mut T {
+        self.0
+    }
+}
+
+#[cfg(feature = "rayon")]
+/// How a round's `n` elements from slot `read` split into parts of `per`.
+#[derive(Clone, Copy)]
+struct Split {
+    read: usize,
+    per: usize,
+    n: usize,
+}
+
+#[cfg(feature = "rayon")]
+impl Split {
+    /// Part `i`'s first slot and length. Offsets are clamped to `n` before
+    /// adding, so nothing overflows even near `usize::MAX` (zero-sized `T`).
+    #[inline]
+    fn part(self, i: usize) -> (usize, usize) {
+        let s = i.saturating_mul(self.per).min(self.n);
+        let e = (i + 1).saturating_mul(self.per).min(self.n);
+        (self.read + s, e - s)
+    }
+}
+
+#[cfg(feature = "rayon")]
+/// One group of phase 2: parts `[first, last)`, whose `kept` elements go to `[dest, dest + kept)`, the `j`-th
+/// kept one to `dest + j`, except `j` in `[park_from, park_to)`: parked.
+#[derive(Clone, Copy, Debug)]
+struct Group {
+    first: usize,
+    last: usize,
+    dest: usize,
+    kept: usize,
+    park_from: usize,
+    park_to: usize,
+}
+
+#[cfg(feature = "rayon")]
+/// Phase 2 for one group: moves its kept elements (its parts' slots that
+/// are not holes, in order) to their destinations, or into `park`.
+/// Returns the number of elements moved (parked ones included).
+///
+/// # Safety
+/// `buf`, `split` and `holes` are the round's (see `par_round`); `park`
+/// has room for `park_to - park_from` more elements; every destination
+/// that is not parked and not one of the group's own slots is free (in
+/// the pass's hole), and no other job touches the group's slots.
+unsafe fn compact_group<T>(
     buf: *mut T,
-    start: usize,
-    jobs: Vec<ChunkJob<T>>,
-    done: bool,
-}
-
-#[cfg(feature = "rayon")]
-impl<T> StitchOnDrop<'_, T> {
-    fn stitch(&mut self) {
-        if self.done {
-            return;
-        }
-        self.done = true;
-        // SAFETY: `start <= capacity` (it was `<= len`).
-        let mut w = unsafe { add(self.buf, self.start) };
-        for job in &mut self.jobs {
-            let p = &mut job.pass;
-            p.held = false;
-            // The chunks must be this round's, in buffer order (the callers
-            // only advance them in place). Checked before this chunk moves
-            // anything: a failure panics (or, while unwinding, aborts)
-            // instead of copying over unmoved elements.
-            // SAFETY (the `distance`s): positions of one allocation.
-            let ordered = unsafe {
-                distance(self.buf, w) <= distance(self.buf, p.start)
-                    && distance(p.start, p.write) <= distance(p.start, p.read)
-                    && distance(p.start, p.read) <= distance(p.start, p.end)
-            };
-            assert!(ordered, "parallel round: a chunk is out of order");
-            // SAFETY: the chunks are disjoint and in buffer
-            // order, and `w` never passes the start of the chunk being
-            // moved (it grows by what earlier chunks kept plus their
-            // unvisited tails, which never exceeds their sizes; asserted
-            // above), so each
-            // `ptr::copy` moves initialised elements of this chunk to
-            // slots that are free: earlier chunks' holes or this chunk's
-            // own hole. `ptr::copy` allows the overlap.
-            unsafe {
-                let kept = distance(p.start, p.write);
-                if w != p.start {
-                    ptr::copy(real(p.start), real(w), kept);
+    split: Split,
+    holes: &[Vec<usize>],
+    g: Group,
+    park: &mut Vec<T>,
+) -> usize {
+    let mut moves = 0;
+    let mut j = 0; // kept elements seen so far
+    let mut run = |from: usize, n: usize| {
+        // The run is kept elements `[j, j + n)`: up to three pieces, by
+        // whether their destination is written now or they are parked.
+        let pieces = [
+            (j, (j + n).min(g.park_from)),
+            (j.max(g.park_from), (j + n).min(g.park_to)),
+            (j.max(g.park_to), j + n),
+        ];
+        for (i, (a, b)) in pieces.into_iter().enumerate() {
+            if a >= b {
+                continue;
+            }
+            let src = from + (a - j);
+            if i == 1 {
+                // SAFETY: `[src, src + b - a)` are initialised kept elements
+                // of this group and `park` has room (caller). Once copied,
+                // they count as the buffer's (`set_len`), and their slots
+                // are free: a later write over them loses nothing.
+                unsafe {
+                    let at = park.len();
+                    ptr::copy_nonoverlapping(
+                        real(add(buf, src)),
+                        real(add(park.as_mut_ptr(), at)),
+                        b - a,
+                    );
+                    park.set_len(at + (b - a));
                 }
-                w = add(w, kept);
-                let tail = distance(p.read, p.end);
-                if w != p.read {
-                    ptr::copy(real(p.read), real(w), tail);
-                }
-                w = add(w, tail);
-                // Nothing left to stitch in this chunk.
-                p.write = p.start;
-                p.read = p.end;
+                moves += b - a;
+            } else if src != g.dest + a {
+                // SAFETY: the destination is below the source (a group's
+                // kept elements only move down) and its slots are free:
+                // holes, slots of this group's elements already moved or
+                // parked, or the pass's hole (caller). `ptr::copy` allows
+                // the overlap.
+                unsafe { ptr::copy(real(add(buf, src)), real(add(buf, g.dest + a)), b - a) };
+                moves += b - a;
             }
         }
-        // SAFETY: `[0, w)` is initialised: `[0, start)` was, and every
-        // chunk's elements were moved into `[start, w)` above.
-        unsafe { self.vec.set_len(distance(self.buf, w)) };
+        j += n;
+    };
+    for (i, holes) in holes.iter().enumerate().take(g.last).skip(g.first) {
+        let (start, len) = split.part(i);
+        let mut at = start;
+        for &h in holes {
+            run(at, start + h - at);
+            at = start + h + 1;
+        }
+        run(at, start + len - at);
     }
+    debug_assert_eq!(j, g.kept);
+    moves
 }
 
 #[cfg(feature = "rayon")]
-impl<T> Drop for StitchOnDrop<'_, T> {
-    fn drop(&mut self) {
-        // Runs no user code (the jobs' lists are dropped afterwards, as
-        // fields of `self`).
-        self.stitch();
+/// Runs one round of a parallel pass over the next `n` unvisited elements
+/// of `core` (`[read, read + n)`): splits them into `parts` parts, each
+/// walked by `walk` on one of rayon's workers, then compacts them in
+/// `groups` groups. Afterwards the pass is as the serial cursor leaves it
+/// after visiting those elements: kept ones in order at `[buf, write)`,
+/// then unvisited: the elements that followed the `n` (the pushes of the
+/// round's serial start), then the parts' pushes (in part order, each in
+/// push order); no hole. The auto-removed elements are in
+/// [`ParScratch::removed_lists`], for the caller's removal hook.
+///
+/// If `walk` panics, the part's held element and its unvisited ones are
+/// kept (as visited, in order; a part that rayon did not start is kept
+/// whole) and the first panic is returned, with the round settled as
+/// above.
+///
+/// # Panics
+/// If the buffer cannot grow for the pushes (capacity overflow, or an
+/// allocation failure whose handler unwinds): the pass is then consistent
+/// (kept elements in place, nothing unvisited) and the round's pushes are
+/// left in `scratch`, which drops them. Also if an element is held or the
+/// pass is buffered (a bug in the caller).
+pub(crate) fn par_round<T: Send>(
+    core: &mut Core<T>,
+    scratch: &mut ParScratch<T>,
+    n: usize,
+    parts: usize,
+    groups: usize,
+    walk: impl Fn(&mut Part<T>) + Sync,
+    stats: &mut RoundStats,
+) -> Result<(), alloc::boxed::Box<dyn core::any::Any + Send + 'static>> {
+    use rayon::prelude::*;
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+
+    assert!(!core.held && core.pending.is_none() && parts > 0 && groups > 0);
+    let c = core.c;
+    // SAFETY (the `distance`s): positions ordered in one allocation.
+    let (write, read, end) = unsafe {
+        (
+            distance(c.buf, c.write),
+            distance(c.buf, c.read),
+            distance(c.buf, c.end),
+        )
+    };
+    assert!(
+        n <= end - read,
+        "the round is longer than what is unvisited"
+    );
+    let tail = end - read - n;
+    let parts = parts.min(n).max(1);
+    let groups = groups.min(parts);
+    let ParScratch {
+        holes,
+        lists,
+        parks,
+        plan,
+    } = scratch;
+    if holes.len() < parts {
+        holes.resize_with(parts, Vec::new);
+        lists.resize_with(parts, || PartLists {
+            pushed: Vec::new(),
+            removed: Vec::new(),
+        });
     }
+    if parks.len() < groups {
+        parks.resize_with(groups, Vec::new);
+    }
+    for (h, l) in holes.iter_mut().zip(lists.iter_mut()) {
+        h.clear();
+        // Empty unless the caller's hook loop was abandoned by a panic.
+        l.removed.clear();
+        debug_assert!(l.pushed.is_empty());
+    }
+    let split = Split {
+        read,
+        per: n.div_ceil(parts).max(1),
+        n,
+    };
+    let shared = SharedBuf(c.buf);
+
+    // --- phase 1: the workers walk their parts in place. Until the end
+    // of phase 2, the slots `[read, end)` belong to the parts (the `Vec`
+    // claims nothing: leak amplification of the pass).
+    // A part that panics stops there; the others run to their ends. Each
+    // part's lists go back to the scratch whatever happens, so that its
+    // holes are known. The first panic (in part order) is returned.
+    let walk_part = |i: usize, holes: &mut Vec<usize>, lists: &mut PartLists<T>| {
+        let (start, len) = split.part(i);
+        let mut part = Part {
+            // SAFETY: `start + len <= end <= capacity`.
+            base: unsafe { add(shared.get(), start) },
+            len,
+            pos: 0,
+            held: false,
+            holes: mem::take(holes),
+            pushed: mem::take(&mut lists.pushed),
+            removed: mem::take(&mut lists.removed),
+        };
+        let ran = catch_unwind(AssertUnwindSafe(|| walk(&mut part)));
+        *holes = part.holes;
+        lists.pushed = part.pushed;
+        lists.removed = part.removed;
+        ran.err().map(|payload| (i, payload))
+    };
+    let first_panic = if parts == 1 {
+        walk_part(0, &mut holes[0], &mut lists[0])
+    } else {
+        holes[..parts]
+            .par_iter_mut()
+            .zip(lists[..parts].par_iter_mut())
+            .enumerate()
+            .map(|(i, (h, l))| walk_part(i, h, l))
+            .reduce(
+                || None,
+                |a, b| match (a, b) {
+                    (Some(a), Some(b)) => {
+                        let (first, later) = if a.0 < b.0 { (a, b) } else { (b, a) };
+                        crate::sync::discard_panic(later.1);
+                        Some(first)
+                    }
+                    (a, b) => a.or(b),
+                },
+            )
+    };
+    let ran = first_panic.map_or(Ok(()), |(_, payload)| Err(payload));
+
+    // --- phase 2 and 3: compaction. No user code runs from here on.
+    plan.clear();
+    let mut dest = write;
+    for g in 0..groups {
+        let (first, last) = (g * parts / groups, (g + 1) * parts / groups);
+        let start = split.part(first).0;
+        let kept: usize = (first..last)
+            .map(|i| split.part(i).1 - holes[i].len())
+            .sum();
+        // Kept element `j` goes to `dest + j`. Destinations below `read`
+        // are in the pass's hole (free); those in `[read, start)` are
+        // earlier groups' slots, maybe not yet vacated: parked.
+        let below_start = (start - dest).min(kept);
+        plan.push(Group {
+            first,
+            last,
+            dest,
+            kept,
+            park_from: read.saturating_sub(dest).min(below_start),
+            park_to: below_start,
+        });
+        dest += kept;
+    }
+    let new_write = dest;
+    let mut parallel = groups > 1;
+    if parallel {
+        for (g, park) in plan.iter().zip(parks.iter_mut()) {
+            debug_assert!(park.is_empty());
+            if park.try_reserve(g.park_to - g.park_from).is_err() {
+                parallel = false;
+            }
+        }
+    }
+    let (moves, parked) = if parallel {
+        let holes = &holes[..];
+        let plan = &plan[..];
+        let moved: usize = parks[..groups]
+            .par_iter_mut()
+            .zip(plan.par_iter())
+            .map(|(park, &g)| {
+                // SAFETY: a group reads only its own slots and writes its
+                // own slots or the pass's hole, all disjoint from other
+                // groups' (see the section comment); what would land in an
+                // earlier group's slots is parked, and `park` has room.
+                unsafe { compact_group(shared.get(), split, holes, g, park) }
+            })
+            .sum();
+        let unparked: usize = parks[..groups]
+            .par_iter_mut()
+            .zip(plan.par_iter())
+            .map(|(park, &g)| {
+                let k = park.len();
+                debug_assert_eq!(k, g.park_to - g.park_from);
+                // SAFETY: phase 2 is over: every kept element is at its
+                // destination or parked, so the slots
+                // `[dest + park_from, dest + park_to)` (earlier groups'
+                // slots above their final elements) are free and only this
+                // group writes them; the park buffer forgets what it hands
+                // over.
+                unsafe {
+                    ptr::copy_nonoverlapping(
+                        real(park.as_mut_ptr()),
+                        real(add(shared.get(), g.dest + g.park_from)),
+                        k,
+                    );
+                    park.set_len(0);
+                }
+                k
+            })
+            .sum();
+        (moved + unparked, unparked)
+    } else {
+        // One walk in buffer order: every destination is below its source
+        // and every earlier element has moved already, so nothing parks.
+        let whole = Group {
+            first: 0,
+            last: parts,
+            dest: write,
+            kept: new_write - write,
+            park_from: 0,
+            park_to: 0,
+        };
+        // SAFETY: as above, with one group whose destinations are its own
+        // vacated slots or the pass's hole.
+        (
+            unsafe { compact_group(c.buf, split, holes, whole, &mut parks[0]) },
+            0,
+        )
+    };
+    stats.rounds += 1;
+    stats.kept += new_write - write;
+    stats.moves += moves;
+    stats.parked += parked;
+    for h in holes.iter_mut() {
+        h.clear();
+    }
+
+    // --- the elements after the round (`tail` of them), then the pushes,
+    // right after the kept elements (no hole). The counters first, so that
+    // a growth failure below leaves a consistent pass: kept
+    // `[0, new_write)`, the tail unvisited.
+    let tail_from = read + n;
+    // SAFETY: `[tail_from, end)` is initialised and untouched by the
+    // round; `new_write <= tail_from`, and `[new_write, tail_from)` is free
+    // after the compaction; `ptr::copy` allows the overlap.
+    unsafe {
+        if tail > 0 && tail_from != new_write {
+            ptr::copy(
+                real(add(c.buf, tail_from)),
+                real(add(c.buf, new_write)),
+                tail,
+            );
+        }
+        core.c.write = add(c.buf, new_write);
+        core.c.read = core.c.write;
+        core.c.end = add(c.buf, new_write + tail);
+    }
+    let unvisited = new_write + tail;
+    let pushed = lists[..parts]
+        .iter()
+        .try_fold(0usize, |sum, l| sum.checked_add(l.pushed.len()));
+    let Some(pushed) = pushed.filter(|&p| unvisited.checked_add(p).is_some()) else {
+        // Zero-sized `T` only (elements that take memory would have
+        // overflowed their allocation first), as a serial push would.
+        capacity_overflow();
+    };
+    if pushed > 0 {
+        // SAFETY: `store` is uniquely borrowed for the pass, and nothing
+        // else refers to it during this call.
+        let store = unsafe { core.store.as_mut() };
+        if mem::size_of::<T>() != 0 && store.vec.capacity() - unvisited < pushed {
+            // The `Vec` briefly claims the kept and tail elements, so that
+            // growing carries them over; the guard takes the claim back on
+            // every exit (see `make_room`).
+            let guard = OwnNothing(&mut store.vec);
+            // SAFETY: `[0, unvisited)` is initialised.
+            unsafe { guard.0.set_len(unvisited) };
+            guard.0.reserve(pushed);
+        }
+        let buf = store.vec.as_mut_ptr();
+        let mut at = unvisited;
+        for l in &mut lists[..parts] {
+            let k = l.pushed.len();
+            // SAFETY: `at + k <= unvisited + pushed <= capacity` (for
+            // zero-sized `T` the capacity is unlimited), the slots past
+            // `unvisited` are free, and the list forgets what it hands over.
+            unsafe {
+                ptr::copy_nonoverlapping(real(l.pushed.as_mut_ptr()), real(add(buf, at)), k);
+                l.pushed.set_len(0);
+            }
+            at += k;
+        }
+        let room = store.vec.capacity().min(store.max).max(at);
+        // SAFETY: all within the (possibly new) allocation.
+        unsafe {
+            core.c.buf = buf;
+            core.c.write = add(buf, new_write);
+            core.c.read = core.c.write;
+            core.c.end = add(buf, at);
+            core.c.limit = add(buf, room);
+        }
+    }
+    ran
 }

@@ -661,7 +661,8 @@ macro_rules! vec_mirror {
             }
 
             /// Shrinks the capacity as close to the length as the allocator
-            /// allows.
+            /// allows. With feature `rayon`, also frees the lists that
+            /// parallel passes keep for the next one.
             ///
             /// # Examples
             ///
@@ -674,6 +675,10 @@ macro_rules! vec_mirror {
             /// ```
             #[inline]
             pub fn shrink_to_fit(&mut self) {
+                #[cfg(feature = "rayon")]
+                {
+                    self.store.par = None;
+                }
                 self.store.vec.shrink_to_fit();
             }
 

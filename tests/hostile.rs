@@ -428,49 +428,55 @@ fn bound_holds_under_mixed_load() {
 #[cfg(feature = "rayon")]
 mod par {
     use super::*;
-    use read_write_collection::parallel::PAR_MIN_LEN;
+    use read_write_collection::parallel::{ParMode, PAR_MIN_LEN};
     use read_write_collection::ReadWriteCollection;
 
     fn below_ten(n: &u32) -> bool {
         *n < 10
     }
 
-    /// Module docs (`src/parallel.rs`, "Panics", 1.): each of the round's
-    /// other chunks is walked to its end or not at all, and a chunk not
-    /// walked stays, unvisited, in order. With a one-thread pool the round
-    /// of `2 * PAR_MIN_LEN` elements is split into 4 chunks; rayon runs the
-    /// unsplit leaves [chunk 0, chunk 1] and [chunk 2, chunk 3] each as one
-    /// sequential `for_each`, so a panic in chunk 0 stops chunk 1 too.
+    /// Module docs (`src/parallel.rs`, "Panics", 1.): the part whose
+    /// closure panics stops there, every other part of the round is walked
+    /// to its end, and what the panicking part did not walk stays,
+    /// unvisited, in order. Forced parallel on a one-thread pool, so the
+    /// parts run one after another on one worker.
     #[test]
-    fn a_worker_panic_leaves_the_other_chunks_walked_whole_or_not_at_all() {
+    fn a_worker_panic_stops_its_part_and_no_other() {
         quiet();
         let n = 2 * PAR_MIN_LEN;
+        let bad = n / 2;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(1)
             .build()
             .unwrap();
         let mut c: ReadWriteCollection<usize> = (0..n).collect();
-        let visited = AtomicUsize::new(0);
+        let visits: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
         let r = catch_unwind(AssertUnwindSafe(|| {
             pool.install(|| {
-                c.par_traverse(|e| {
-                    visited.fetch_add(1, SeqCst);
-                    if *e == 0 {
-                        panic!("closure at element 0");
+                c.par_traverse_with(ParMode::Parallel, |e| {
+                    visits[*e].fetch_add(1, SeqCst);
+                    if *e == bad {
+                        panic!("closure at element {bad}");
                     }
                 })
             })
         }));
         assert!(r.is_err());
         assert!(c.iter().copied().eq(0..n), "nothing lost, order kept");
-        let chunk = n / 4;
-        let others = visited.load(SeqCst) - 1;
+        let visits: Vec<usize> = visits.iter().map(|v| v.load(SeqCst)).collect();
+        assert!(visits.iter().all(|&v| v <= 1), "visited at most once");
+        // Unvisited: a run right after the panicking element (the rest of
+        // its part), nothing else.
+        let unvisited: Vec<usize> = (0..n).filter(|&i| visits[i] == 0).collect();
+        assert!(!unvisited.is_empty(), "the panicking part stopped");
+        assert_eq!(unvisited[0], bad + 1);
         assert!(
-            others % chunk == 0 && others <= 3 * chunk,
-            "the panicking chunk stops at its first element; each of the 3 \
-             other chunks ({chunk} elements) is walked whole or not at all: \
-             {others} visited"
+            unvisited.windows(2).all(|w| w[1] == w[0] + 1),
+            "only the panicking part's rest is unvisited: {} .. {}",
+            unvisited[0],
+            unvisited[unvisited.len() - 1]
         );
+        assert!(unvisited.len() < n / 4, "the other parts ran to their ends");
     }
 
     /// A panic payload whose `Drop` panics, from a second panicking hook
@@ -497,9 +503,12 @@ mod par {
                     _ => {}
                 }
             });
-        c.extend(0..20u32);
+        // 100 elements first: the round's serial start (a quarter of it,
+        // forced parallel) removes nothing, so the hook runs on the round's
+        // parallel part.
+        c.extend((1000..1100).chain(0..20u32));
         let r = catch_unwind(AssertUnwindSafe(|| {
-            c.par_traverse(|mut e| {
+            c.par_traverse_with(ParMode::Parallel, |mut e| {
                 if *e == 15 {
                     e.push(100);
                 }
@@ -512,7 +521,7 @@ mod par {
         let hooked = hooked.into_inner().unwrap();
         let mut all: Vec<u32> = hooked.iter().copied().chain(rest.iter().copied()).collect();
         all.sort_unstable();
-        let mut want: Vec<u32> = (0..20).chain([100]).collect();
+        let mut want: Vec<u32> = (1000..1100).chain(0..20).chain([100]).collect();
         want.sort_unstable();
         assert_eq!(all, want, "hooked {hooked:?}, collection {rest:?}");
     }
@@ -530,9 +539,10 @@ mod par {
                     panic!("hook {n}");
                 }
             });
-        c.extend(0..20u32);
+        // As above: the hook runs on the round's parallel part.
+        c.extend((1000..1100).chain(0..20u32));
         let r = catch_unwind(AssertUnwindSafe(|| {
-            c.par_traverse(|mut e| {
+            c.par_traverse_with(ParMode::Parallel, |mut e| {
                 if *e == 15 {
                     e.push(100);
                 }
@@ -544,7 +554,8 @@ mod par {
         let mut hooked = hooked.into_inner().unwrap();
         hooked.sort_unstable();
         assert_eq!(hooked, (0..10).collect::<Vec<_>>());
-        assert_eq!(rest, (10..20).chain([100]).collect::<Vec<_>>());
+        let want: Vec<u32> = (1000..1100).chain(10..20).chain([100]).collect();
+        assert_eq!(rest, want);
     }
 }
 

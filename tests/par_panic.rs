@@ -16,7 +16,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
-use read_write_collection::parallel::{ParAutoRemove, PAR_MIN_LEN};
+use read_write_collection::parallel::{ParAutoRemove, ParMode, PAR_MIN_LEN};
 use read_write_collection::{Entry, ParEntry, ReadWriteCollection, ShrinkPolicy};
 
 /// Original elements: several chunks per round (4 chunks of 5,000 on two
@@ -262,7 +262,11 @@ fn pass<A: ParAutoRemove<Item> + Send>(
 ) -> Option<String> {
     let result = catch_unwind(AssertUnwindSafe(|| {
         if parallel {
-            pool().install(|| c.par_traverse(|e| step(e, track, fault, push, by_closure)));
+            pool().install(|| {
+                c.par_traverse_with(ParMode::Parallel, |e| {
+                    step(e, track, fault, push, by_closure)
+                })
+            });
         } else {
             c.traverse(|e| step(e, track, fault, push, by_closure));
         }

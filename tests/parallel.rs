@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
 use quickcheck::{Arbitrary, Gen, QuickCheck};
-use read_write_collection::parallel::PAR_MIN_LEN;
+use read_write_collection::parallel::{ParMode, PAR_MIN_LEN};
 use read_write_collection::{Mode, ParEntry, ReadWriteCollection};
 
 mod common;
@@ -143,23 +143,34 @@ fn tests() -> u64 {
     }
 }
 
+/// The pass under test: `par_traverse` itself (which decides per round
+/// whether to split), or with every round past its start forced parallel
+/// (however small), so that the parallel machinery runs on every input.
+fn par_pass(c: &mut ReadWriteCollection<u64>, mode: ParMode) {
+    c.par_traverse_with(mode, |e| program(ParEntryLike::Par(e)));
+}
+
 /// `par_traverse` against `traverse` on a clone, in pools of 1, 2 and 4
-/// threads, for the collection `make` builds from the population.
+/// threads, in both modes, for the collection `make` builds from the
+/// population.
 fn same_as_serial(make: fn(Vec<u64>) -> ReadWriteCollection<u64>, p: Population) -> bool {
     let base = make(p.0);
     let mut serial = base.clone();
     serial.traverse(|e| program(ParEntryLike::Serial(e)));
     let threads: &[usize] = if cfg!(miri) { &[2] } else { &[1, 2, 4] };
-    for &t in threads {
+    for (&t, mode) in threads
+        .iter()
+        .flat_map(|t| [(t, ParMode::Auto), (t, ParMode::Parallel)])
+    {
         let mut par = base.clone();
-        pool(t).install(|| par.par_traverse(|e| program(ParEntryLike::Par(e))));
+        pool(t).install(|| par_pass(&mut par, mode));
         if base.mode() == Mode::Unordered {
             let (mut a, mut b) = (serial.as_slice().to_vec(), par.as_slice().to_vec());
             a.sort_unstable();
             b.sort_unstable();
-            assert_eq!(a, b, "{t} threads: multiset differs");
+            assert_eq!(a, b, "{t} threads, {mode:?}: multiset differs");
         } else {
-            assert_eq!(serial.as_slice(), par.as_slice(), "{t} threads");
+            assert_eq!(serial.as_slice(), par.as_slice(), "{t} threads, {mode:?}");
         }
         assert_eq!(serial.max_len(), par.max_len());
         if let Some(max) = par.max_len() {
@@ -229,7 +240,9 @@ fn par_traverse_applies_the_predicate_and_calls_the_hook_in_serial_order() {
             .with_removal_hook(|v| par_hooked.push(v));
         par.extend(p.0.iter().copied());
         serial.traverse(|e| program(ParEntryLike::Serial(e)));
-        pool(2).install(|| par.par_traverse(|e| program(ParEntryLike::Par(e))));
+        pool(2).install(|| {
+            par.par_traverse_with(ParMode::Parallel, |e| program(ParEntryLike::Par(e)))
+        });
         assert_eq!(serial.as_slice(), par.as_slice());
         drop((serial, par));
         assert_eq!(serial_hooked, par_hooked, "hook values and order");
@@ -295,7 +308,7 @@ fn a_panic_on_a_worker_leaves_every_element_in_place_or_dropped_once() {
             .collect();
         let result = catch_unwind(AssertUnwindSafe(|| {
             pool(threads).install(|| {
-                c.par_traverse(|mut e| {
+                c.par_traverse_with(ParMode::Parallel, |mut e| {
                     let v = e.val;
                     if v == bad as u64 {
                         panic!("element {v}");
@@ -379,10 +392,13 @@ fn zero_sized_collection_at_usize_max_splits_into_exact_chunks() {
     let removed = std::sync::atomic::AtomicUsize::new(0);
     let result = catch_unwind(AssertUnwindSafe(|| {
         pool(2).install(|| {
-            c.par_traverse(|e| {
+            c.par_traverse_with(ParMode::Parallel, |e| {
                 e.remove();
-                removed.fetch_add(1, Ordering::Relaxed);
-                panic!("stop after one element per chunk");
+                // The round's start (a few thousand elements) runs
+                // serially; the panics come from the parallel parts.
+                if removed.fetch_add(1, Ordering::Relaxed) >= 4096 {
+                    panic!("stop after one element per part");
+                }
             })
         })
     }));

@@ -9,7 +9,7 @@
 use std::sync::OnceLock;
 
 use arbitrary::{Arbitrary, Unstructured};
-use read_write_collection::parallel::PAR_MIN_LEN;
+use read_write_collection::parallel::{ParMode, PAR_MIN_LEN};
 use read_write_collection::{Mode, ReadWriteCollection};
 
 /// What an element does when visited; chosen by `value % rules.len()`.
@@ -124,7 +124,9 @@ pub(crate) fn run(input: &ParInput) {
         }
     });
     pool(input.threads).install(|| {
-        par.par_traverse(|mut e| {
+        // Every round past its serial start in parallel, however small, so
+        // that the parallel machinery runs on every input.
+        par.par_traverse_with(ParMode::Parallel, |mut e| {
             let (remove, updated, kids) = visit(rules, *e);
             if remove {
                 e.remove();
