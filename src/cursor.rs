@@ -313,19 +313,19 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
         self.pass.core_ref().store_addr()
     }
 
-    /// `step`, counting in `advanced` the elements it moves past (yielded
-    /// or removed on arrival by the policy), and moving past no more than
-    /// `limit` in all: `false` when it would.
+    /// `step`, moving past no more than `left` more elements (yielded or
+    /// removed on arrival by the policy), counted down: `false` when it
+    /// would.
     #[cfg(feature = "rayon")]
     #[inline]
-    pub(crate) fn step_counting(&mut self, advanced: &mut usize, limit: usize) -> bool {
+    pub(crate) fn step_counting(&mut self, left: &mut usize) -> bool {
         self.settle();
         loop {
             let core = self.pass.core();
-            if *advanced == limit || !core.advance() {
+            if *left == 0 || !core.advance() {
                 return false;
             }
-            *advanced += 1;
+            *left -= 1;
             if self.policy.should_remove(core.current()) {
                 let value = core.take_current();
                 self.policy.removed(value);
@@ -535,13 +535,6 @@ impl<T> Entry<'_, T> {
 }
 
 impl<'c, T> Entry<'c, T> {
-    /// The pass's handle on the element (for a parallel pass's entry).
-    #[cfg(feature = "rayon")]
-    #[inline(always)]
-    pub(crate) fn into_held(self) -> HeldRef<'c, T> {
-        self.held
-    }
-
     /// Removes the element and returns it together with a [`Spawner`] that
     /// keeps pushing into this traversal: a split ("this bullet dies and
     /// becomes two") in one step, also where only the entry is at hand

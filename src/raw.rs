@@ -303,6 +303,11 @@ pub(crate) struct Core<T> {
     held: bool,
     unordered: bool,
     done: bool,
+    /// A part of a parallel round (see `par_round`): removing the held
+    /// element leaves it a hole, listed here (as an offset from `buf`),
+    /// instead of moving the kept prefix, so `write == read` throughout.
+    #[cfg(feature = "rayon")]
+    holes: Option<NonNull<Vec<usize>>>,
 }
 
 // SAFETY: a `Core<T>` is a unique borrow of a `Store<T>` (and possibly of a
@@ -346,6 +351,8 @@ impl<'a, T> Pass<'a, T> {
             pending: pending.map(NonNull::from),
             held: false,
             done: false,
+            #[cfg(feature = "rayon")]
+            holes: None,
         };
         Pass {
             core,
@@ -361,6 +368,48 @@ impl<'a, T> Pass<'a, T> {
     #[inline(always)]
     pub(crate) fn core_ref(&self) -> &Core<T> {
         &self.core
+    }
+}
+
+#[cfg(feature = "rayon")]
+impl<'a, T> Pass<'a, T> {
+    /// A pass over one part of a parallel round: the `len` slots from
+    /// `start`, with pushes going to `pushed` and removals listed in
+    /// `holes` (nothing in the part moves). It has nothing to finish: the
+    /// round settles the part from its lists.
+    ///
+    /// # Safety
+    /// `[start, start + len)` are initialised slots of `store`'s buffer
+    /// that only this pass touches while it lives (the round owns them),
+    /// and `store` stays valid for reads (its `max`) meanwhile.
+    #[inline]
+    unsafe fn part(
+        store: NonNull<Store<T>>,
+        start: *mut T,
+        len: usize,
+        pushed: &'a mut Vec<T>,
+        holes: &'a mut Vec<usize>,
+    ) -> Self {
+        // SAFETY: the part's end is in (or one past) the buffer (caller).
+        let end = unsafe { add(start, len) };
+        Pass {
+            core: Core {
+                store,
+                pending: Some(NonNull::from(pushed)),
+                c: Counters {
+                    buf: start,
+                    write: start,
+                    read: start,
+                    end,
+                    limit: end,
+                },
+                held: false,
+                unordered: false,
+                done: true,
+                holes: Some(NonNull::from(holes)),
+            },
+            _borrow: PhantomData,
+        }
     }
 }
 
@@ -449,6 +498,20 @@ impl<T> Core<T> {
     #[inline(always)]
     pub(crate) fn take_current(&mut self) -> T {
         assert!(self.held, "no element is held");
+        #[cfg(feature = "rayon")]
+        if let Some(mut holes) = self.holes {
+            // SAFETY: `held` implies `write > buf`: the offset is that of
+            // the held element.
+            let at = unsafe { distance(self.c.buf, self.c.write) } - 1;
+            // SAFETY: the list is uniquely borrowed for the part's pass
+            // (`Pass::part`) and no other reference to it is alive.
+            // Recorded first: if this unwinds, the element stays held.
+            unsafe { holes.as_mut() }.push(at);
+            self.held = false;
+            // SAFETY: slot `write - 1` was the held, initialised element;
+            // it is listed as a hole from here on, so it is read once.
+            return unsafe { ptr::read(real(prev(self.c.write))) };
+        }
         // Bookkeeping first: from here slot `write` is part of the hole.
         self.held = false;
         // SAFETY: `held` implies `write > buf`.
@@ -556,6 +619,8 @@ impl<T> Core<T> {
             held: self.held,
             unordered: self.unordered,
             done: self.done,
+            #[cfg(feature = "rayon")]
+            holes: self.holes,
         };
         self.done = true;
         self.held = false;
@@ -1093,218 +1158,6 @@ impl<T> ParScratch<T> {
 }
 
 #[cfg(feature = "rayon")]
-/// One part of a parallel round: `len` slots from `base`, walked in place
-/// by one worker. `[0, pos)` visited (kept, or holes listed in `holes`),
-/// `[pos, len)` unvisited; when `held`, slot `pos - 1` is the element
-/// lent out. It holds its part's lists while it walks (moved out of the
-/// round's scratch and back, which allocates nothing).
-///
-/// Invariant: the slots are in the buffer of the pass the round runs on,
-/// disjoint from every other part's, and only this part touches them
-/// during the round's phase 1.
-pub(crate) struct Part<T> {
-    base: *mut T,
-    len: usize,
-    pos: usize,
-    held: bool,
-    holes: Vec<usize>,
-    pushed: Vec<T>,
-    removed: Vec<T>,
-}
-
-#[cfg(feature = "rayon")]
-impl<T> Part<T> {
-    #[inline(always)]
-    pub(crate) fn advance(&mut self) -> bool {
-        if self.pos == self.len {
-            self.held = false;
-            return false;
-        }
-        self.pos += 1;
-        self.held = true;
-        true
-    }
-
-    #[inline(always)]
-    pub(crate) fn held(&self) -> bool {
-        self.held
-    }
-
-    /// The held element.
-    ///
-    /// # Panics
-    /// If no element is held (a bug in the caller).
-    #[inline(always)]
-    pub(crate) fn current(&self) -> &T {
-        assert!(self.held, "no element is held");
-        // SAFETY: while held, `1 <= pos <= len` and slot `pos - 1` is an
-        // initialised element of this part, which only this part touches.
-        unsafe { &*real(add(self.base, self.pos - 1)) }
-    }
-
-    /// Removes the held element and returns it.
-    ///
-    /// # Panics
-    /// If no element is held (a bug in the caller), or if the hole cannot
-    /// be recorded (allocation failure), before anything changes.
-    #[inline(always)]
-    pub(crate) fn take_current(&mut self) -> T {
-        assert!(self.held, "no element is held");
-        // Bookkeeping first: if recording the hole unwinds, the element is
-        // still in place and held, so it stays in the collection.
-        self.holes.push(self.pos - 1);
-        self.held = false;
-        // SAFETY: slot `pos - 1` was the held, initialised element; it is
-        // listed as a hole from here on, so it is read exactly once.
-        unsafe { ptr::read(real(add(self.base, self.pos - 1))) }
-    }
-
-    /// Removes the held element into the part's list of auto-removed
-    /// elements (for the removal hook).
-    ///
-    /// # Panics
-    /// If no element is held (a bug in the caller), or on allocation
-    /// failure, before anything changes.
-    #[inline]
-    pub(crate) fn auto_remove_current(&mut self) {
-        // Room first, so that nothing can unwind between taking the
-        // element and storing it.
-        self.holes.reserve(1);
-        self.removed.reserve(1);
-        let value = self.take_current();
-        self.removed.push(value);
-    }
-}
-
-#[cfg(feature = "rayon")]
-/// The element a `ParEntry` lends out, from a part of a parallel round or
-/// from the serial cursor (the start of a round, or a round run serially),
-/// with a direct pointer to it, so that reading and writing the element
-/// does not depend on where it came from.
-///
-/// Invariant: `ptr` points at the held element of `from` (a part's slot
-/// `pos - 1`, or the serial pass's `write - 1`, as `HeldRef::ptr`), which
-/// only this handle reaches while it lives. Only a serial push can move
-/// the element (growth), and it re-derives `ptr`.
-pub(crate) struct ParHeld<'a, T> {
-    ptr: NonNull<T>,
-    from: ParFrom<'a, T>,
-}
-
-#[cfg(feature = "rayon")]
-enum ParFrom<'a, T> {
-    Part(&'a mut Part<T>),
-    Serial(HeldRef<'a, T>),
-}
-
-#[cfg(feature = "rayon")]
-/// Where a `ParSpawner` pushes: a part's list, or the serial pass.
-pub(crate) enum ParSpawnTo<'a, T> {
-    Part(&'a mut Part<T>),
-    Serial(&'a mut Core<T>),
-}
-
-#[cfg(feature = "rayon")]
-impl<'a, T> ParHeld<'a, T> {
-    /// The element `part` holds.
-    ///
-    /// # Panics
-    /// If it holds none (a bug in the caller).
-    #[inline(always)]
-    pub(crate) fn of_part(part: &'a mut Part<T>) -> Self {
-        assert!(part.held, "no element is held");
-        // SAFETY: held implies `1 <= pos <= len`: slot `pos - 1` is in the
-        // part; `real` never returns null.
-        let ptr = unsafe { NonNull::new_unchecked(real(add(part.base, part.pos - 1))) };
-        ParHeld {
-            ptr,
-            from: ParFrom::Part(part),
-        }
-    }
-
-    /// The element the serial pass holds.
-    #[inline(always)]
-    pub(crate) fn of_serial(held: HeldRef<'a, T>) -> Self {
-        ParHeld {
-            ptr: held.ptr,
-            from: ParFrom::Serial(held),
-        }
-    }
-
-    #[inline(always)]
-    pub(crate) fn get(&self) -> &T {
-        // SAFETY: `ptr` is the held, initialised element (invariant);
-        // `&self` keeps it from being removed or moved.
-        unsafe { self.ptr.as_ref() }
-    }
-
-    #[inline(always)]
-    pub(crate) fn get_mut(&mut self) -> &mut T {
-        // SAFETY: as in `get`; `&mut self` makes it the only reference.
-        unsafe { self.ptr.as_mut() }
-    }
-
-    /// Removes the element and returns it.
-    #[inline(always)]
-    pub(crate) fn take(self) -> T {
-        match self.from {
-            ParFrom::Part(part) => part.take_current(),
-            ParFrom::Serial(held) => held.take(),
-        }
-    }
-
-    /// Removes the element and hands back where pushes go.
-    #[inline(always)]
-    pub(crate) fn take_and_release(self) -> (T, ParSpawnTo<'a, T>) {
-        match self.from {
-            ParFrom::Part(part) => (part.take_current(), ParSpawnTo::Part(part)),
-            ParFrom::Serial(held) => {
-                let (value, core) = held.take_and_release();
-                (value, ParSpawnTo::Serial(core))
-            }
-        }
-    }
-
-    /// Appends `value` to the pass (a part's list, or the serial pass);
-    /// gives it back if a bounded collection is full.
-    ///
-    /// # Panics
-    /// As `Core::push` (capacity overflow, unwinding allocation failure),
-    /// with nothing changed.
-    #[inline(always)]
-    pub(crate) fn push(&mut self, value: T) -> Result<(), T> {
-        match &mut self.from {
-            ParFrom::Part(part) => {
-                part.pushed.push(value);
-                Ok(())
-            }
-            ParFrom::Serial(held) => {
-                let result = held.push(value);
-                // Growth may have moved the element: `push` re-derived
-                // the handle's pointer.
-                self.ptr = held.ptr;
-                result
-            }
-        }
-    }
-}
-
-#[cfg(feature = "rayon")]
-impl<T> ParSpawnTo<'_, T> {
-    /// As [`ParHeld::push`].
-    #[inline(always)]
-    pub(crate) fn push(&mut self, value: T) -> Result<(), T> {
-        match self {
-            ParSpawnTo::Part(part) => {
-                part.pushed.push(value);
-                Ok(())
-            }
-            ParSpawnTo::Serial(core) => core.push(value),
-        }
-    }
-}
-
-#[cfg(feature = "rayon")]
 /// Element moves made by the parallel rounds of a pass and the elements
 /// they kept: what the compaction costs, next to the one move per kept
 /// element that a serial pass can need.
@@ -1351,6 +1204,25 @@ impl<T> SharedBuf<T> {
     /// `SharedBuf`, not its raw pointer field).
     #[inline(always)]
     fn get(self) -> *mut T {
+        self.0
+    }
+}
+
+#[cfg(feature = "rayon")]
+/// The store a round's part passes read (its `max`, when a part pushes),
+/// shared by the workers.
+struct SharedStore<T>(NonNull<Store<T>>);
+
+#[cfg(feature = "rayon")]
+// SAFETY: during phase 1 of a round the store is only read (its `max`);
+// `T: Send` because the part passes built from it move `T`s.
+unsafe impl<T: Send> Sync for SharedStore<T> {}
+
+#[cfg(feature = "rayon")]
+impl<T> SharedStore<T> {
+    /// The pointer (a method, so that closures capture the whole wrapper).
+    #[inline(always)]
+    fn get(&self) -> NonNull<Store<T>> {
         self.0
     }
 }
@@ -1489,7 +1361,7 @@ pub(crate) fn par_round<T: Send>(
     n: usize,
     parts: usize,
     groups: usize,
-    walk: impl Fn(&mut Part<T>) + Sync,
+    walk: impl Fn(Pass<'_, T>, &mut Vec<T>) + Sync,
     stats: &mut RoundStats,
 ) -> Result<(), alloc::boxed::Box<dyn core::any::Any + Send + 'static>> {
     use rayon::prelude::*;
@@ -1544,26 +1416,26 @@ pub(crate) fn par_round<T: Send>(
     // --- phase 1: the workers walk their parts in place. Until the end
     // of phase 2, the slots `[read, end)` belong to the parts (the `Vec`
     // claims nothing: leak amplification of the pass).
-    // A part that panics stops there; the others run to their ends. Each
-    // part's lists go back to the scratch whatever happens, so that its
-    // holes are known. The first panic (in part order) is returned.
+    // A part that panics stops there; the others run to their ends. The
+    // first panic (in part order) is returned.
+    let store = SharedStore(core.store);
     let walk_part = |i: usize, holes: &mut Vec<usize>, lists: &mut PartLists<T>| {
         let (start, len) = split.part(i);
-        let mut part = Part {
-            // SAFETY: `start + len <= end <= capacity`.
-            base: unsafe { add(shared.get(), start) },
-            len,
-            pos: 0,
-            held: false,
-            holes: mem::take(holes),
-            pushed: mem::take(&mut lists.pushed),
-            removed: mem::take(&mut lists.removed),
+        // SAFETY: part `i`'s slots are initialised (unvisited elements of
+        // the pass), disjoint from every other part's, and nothing else
+        // touches them during phase 1; the store is only read meanwhile.
+        let pass = unsafe {
+            Pass::part(
+                store.get(),
+                add(shared.get(), start),
+                len,
+                &mut lists.pushed,
+                holes,
+            )
         };
-        let ran = catch_unwind(AssertUnwindSafe(|| walk(&mut part)));
-        *holes = part.holes;
-        lists.pushed = part.pushed;
-        lists.removed = part.removed;
-        ran.err().map(|payload| (i, payload))
+        catch_unwind(AssertUnwindSafe(|| walk(pass, &mut lists.removed)))
+            .err()
+            .map(|payload| (i, payload))
     };
     let first_panic = if parts == 1 {
         walk_part(0, &mut holes[0], &mut lists[0])

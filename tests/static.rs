@@ -178,14 +178,19 @@ mod seams {
     assert_impl_all!(CapacityError: Debug, std::error::Error, Copy);
 }
 
-// The parallel entry lends one element of a worker's chunk: it must stay on
-// that worker.
+// The parallel entry is a unique borrow of one element and of its walk,
+// as `Entry` is: it follows `T` across threads (a scoped thread may use
+// it; the borrow ends before the closure returns), and is never copied.
 #[cfg(feature = "rayon")]
 mod parallel {
-    use read_write_collection::ParEntry;
-    use static_assertions::assert_not_impl_any;
+    use read_write_collection::{ParEntry, ParSpawner};
+    use static_assertions::{assert_impl_all, assert_not_impl_any};
+    use std::rc::Rc;
 
-    assert_not_impl_any!(ParEntry<'static, i32>: Send, Sync, Clone, Copy);
+    assert_impl_all!(ParEntry<'static, i32>: Send, Sync);
+    assert_not_impl_any!(ParEntry<'static, Rc<i32>>: Send, Sync);
+    assert_not_impl_any!(ParEntry<'static, i32>: Clone, Copy);
+    assert_not_impl_any!(ParSpawner<'static, i32>: Clone, Copy);
 }
 
 /// The async queue's futures are `Send` when `T` is (so tokio can move a
