@@ -61,11 +61,37 @@ mod imp {
         x ^ (x >> 31)
     }
 
+    /// What the update does: `rounds` mixes of the seed (a dependent
+    /// chain, about 2.3 ns each here), and whether elements expire and
+    /// spawn (`churn`) or are only updated.
     #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-    enum Scenario {
-        Heavy,
-        Cheap,
-        Update,
+    struct Scenario {
+        rounds: u32,
+        churn: bool,
+    }
+
+    impl Scenario {
+        const HEAVY: Scenario = Scenario {
+            rounds: 24,
+            churn: true,
+        };
+        const CHEAP: Scenario = Scenario {
+            rounds: 0,
+            churn: true,
+        };
+        const UPDATE: Scenario = Scenario {
+            rounds: 0,
+            churn: false,
+        };
+
+        fn name(self) -> String {
+            match self {
+                Scenario::HEAVY => "Heavy".into(),
+                Scenario::CHEAP => "Cheap".into(),
+                Scenario::UPDATE => "Update".into(),
+                _ => format!("Mix{}", self.rounds),
+            }
+        }
     }
 
     enum Step {
@@ -74,20 +100,20 @@ mod imp {
         Spawn(Entity),
     }
 
-    /// The update: move, age, (heavy) mix the seed 24 times: a dependent
-    /// chain of about 100 ns.
+    /// The update: move, age, mix the seed `s.rounds` times (24: a
+    /// dependent chain of about 55 ns).
     #[inline(always)]
     fn step(e: &mut Entity, s: Scenario) -> Step {
         e.pos[0] += e.vel[0];
         e.pos[1] += e.vel[1];
-        if s == Scenario::Heavy {
+        if s.rounds > 0 {
             let mut x = e.seed;
-            for _ in 0..24 {
+            for _ in 0..s.rounds {
                 x = splitmix(x);
             }
             e.seed = x;
         }
-        if s == Scenario::Update {
+        if !s.churn {
             return Step::Keep;
         }
         e.life -= 1;
@@ -213,7 +239,94 @@ mod imp {
         c.extend(base);
     }
 
+    /// `RWC_PAR_SWEEP=1`: `par_traverse` (which decides per round) and the
+    /// parallel rounds forced, against `traverse`, over update costs (0 to
+    /// 24 seed mixes, churn as in `Cheap`) and sizes (`RWC_PAR_SWEEP_SIZES`,
+    /// default 10k,100k,1M,10M). Medians of alternating rounds; each
+    /// sample repeats a pass until it covers 2M elements.
+    fn sweep() {
+        let sizes: Vec<usize> = std::env::var("RWC_PAR_SWEEP_SIZES")
+            .unwrap_or_else(|_| "10k,100k,1M,10M".into())
+            .split(',')
+            .map(|s| crate::support::parse_count("RWC_PAR_SWEEP_SIZES", s) as usize)
+            .collect();
+        let costs = [0, 1, 2, 3, 4, 6, 8, 12, 16, 24];
+        let rounds = alternate_rounds().unwrap_or(5);
+        let skip_forced = std::env::var_os("RWC_PAR_SWEEP_AUTO_ONLY").is_some();
+        println!(
+            "## sweep ({} rayon threads, {rounds} alternating rounds, median ns/element)",
+            rayon::current_num_threads()
+        );
+        println!("size\tmixes\ttraverse ns\tpar_traverse/traverse\tforced parallel/traverse\tpasses split");
+        for &n in &sizes {
+            let base = population(n);
+            let cap = n + n / 10 + 16;
+            let reps = (2_000_000 / n).max(1);
+            for &mixes in &costs {
+                let s = Scenario {
+                    rounds: mixes,
+                    churn: true,
+                };
+                let mut expect = ReadWriteCollection::from(base.clone());
+                traverse_pass(&mut expect, s);
+                let make = || {
+                    let mut c = ReadWriteCollection::with_capacity(cap);
+                    c.extend(&base);
+                    c
+                };
+                for mode in [ParMode::Auto, ParMode::Parallel] {
+                    let mut c = make();
+                    par_pass_with(&mut c, s, mode);
+                    assert!(c.as_slice() == expect.as_slice(), "sweep: {mode:?} differs");
+                }
+                let mut cs = [make(), make(), make()];
+                let mut times = [Vec::new(), Vec::new(), Vec::new()];
+                let (mut split, mut auto_passes) = (0, 0);
+                for _ in 0..rounds {
+                    for (m, c) in cs.iter_mut().enumerate() {
+                        let mut total = Duration::ZERO;
+                        for _ in 0..reps {
+                            refill(c, &base);
+                            let t = Instant::now();
+                            match m {
+                                0 => traverse_pass(black_box(c), s),
+                                1 => {
+                                    let stats = par_pass_with(black_box(c), s, ParMode::Auto);
+                                    auto_passes += 1;
+                                    split += usize::from(stats.rounds > 0);
+                                }
+                                _ if skip_forced => {}
+                                _ => {
+                                    par_pass_with(black_box(c), s, ParMode::Parallel);
+                                }
+                            }
+                            total += t.elapsed();
+                        }
+                        times[m].push(total.as_secs_f64() * 1e9 / (reps * n) as f64);
+                    }
+                }
+                let med: Vec<f64> = times
+                    .iter_mut()
+                    .map(|t| {
+                        t.sort_by(f64::total_cmp);
+                        t[t.len() / 2]
+                    })
+                    .collect();
+                println!(
+                    "{n}\t{mixes}\t{:.3}\t{:.3}\t{:.3}\t{split}/{auto_passes}",
+                    med[0],
+                    med[1] / med[0],
+                    med[2] / med[0]
+                );
+            }
+        }
+    }
+
     pub(crate) fn main() {
+        if std::env::var_os("RWC_PAR_SWEEP").is_some() {
+            sweep();
+            return;
+        }
         let benching = std::env::args().any(|a| a == "--bench");
         let n = match std::env::var("RWC_PAR_SIZE") {
             Ok(s) => s.parse().expect("RWC_PAR_SIZE: a number"),
@@ -230,7 +343,11 @@ mod imp {
             "# {n} entities of 32 B, {} rayon threads",
             rayon::current_num_threads()
         );
-        for s in [Scenario::Heavy, Scenario::Cheap, Scenario::Update] {
+        let only = std::env::var("RWC_PAR_ONLY").ok();
+        for s in [Scenario::HEAVY, Scenario::CHEAP, Scenario::UPDATE] {
+            if only.as_ref().is_some_and(|o| *o != s.name()) {
+                continue;
+            }
             // The serial result every method must reproduce.
             let mut expect = ReadWriteCollection::from(base.clone());
             traverse_pass(&mut expect, s);
@@ -245,10 +362,12 @@ mod imp {
                 let stats = par_pass_with(&mut par, s, mode);
                 assert!(
                     par.as_slice() == expect.as_slice(),
-                    "{s:?}: par_traverse ({mode:?}) differs"
+                    "{}: par_traverse ({mode:?}) differs",
+                    s.name()
                 );
                 eprintln!(
-                    "# {s:?} {mode:?}: {} parallel rounds, moves per kept element {:.3} ({} parked), probe {:.2} ns/element over {}",
+                    "# {} {mode:?}: {} parallel rounds, moves per kept element {:.3} ({} parked), probe {:.2} ns/element over {}",
+                    s.name(),
                     stats.rounds,
                     stats.moves as f64 / stats.kept.max(1) as f64,
                     stats.parked,
@@ -279,7 +398,7 @@ mod imp {
                     ));
                 }
             }
-            if s == Scenario::Update {
+            if s == Scenario::UPDATE {
                 let mut v = base.clone();
                 par_iter_mut_pass(&mut v, s);
                 assert!(v == expect.as_slice(), "par_iter_mut differs");
@@ -306,7 +425,8 @@ mod imp {
                 three_pass(&mut st, s);
                 assert!(
                     st.v == expect.as_slice(),
-                    "{s:?}: three-pass workaround differs"
+                    "{}: three-pass workaround differs",
+                    s.name()
                 );
                 methods.push((
                     "three_pass",
@@ -321,7 +441,7 @@ mod imp {
                     ),
                 ));
             }
-            let name = format!("parallel/{s:?}/{n}");
+            let name = format!("parallel/{}/{n}", s.name());
             if let Some(rounds) = alternate_rounds() {
                 let mut times = vec![Vec::new(); methods.len()];
                 for _ in 0..rounds {

@@ -322,7 +322,13 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
         self.settle();
         loop {
             let core = self.pass.core();
-            if *left == 0 || !core.advance() {
+            if *left == 0 {
+                // Settled above: kept. Not holding it any more lets the
+                // caller's loop drop `held` from its registers.
+                core.keep_current();
+                return false;
+            }
+            if !core.advance() {
                 return false;
             }
             *left -= 1;
