@@ -61,35 +61,31 @@ mod imp {
         x ^ (x >> 31)
     }
 
-    /// What the update does: `rounds` mixes of the seed (a dependent
-    /// chain, about 2.3 ns each here), and whether elements expire and
-    /// spawn (`churn`) or are only updated.
-    #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-    struct Scenario {
-        rounds: u32,
-        churn: bool,
+    /// What the update does, fixed at compile time as a user's closure
+    /// is: `M` mixes of the seed (a dependent chain of about 2.3 ns each
+    /// here), and whether elements expire and spawn (`C`) or are only
+    /// updated. The closures capture the scenario (its `dt`) by reference,
+    /// as a game's closure captures its frame time.
+    #[derive(Clone, Copy, PartialEq, Debug)]
+    struct Scenario<const M: u32, const C: bool> {
+        dt: f32,
     }
 
-    impl Scenario {
-        const HEAVY: Scenario = Scenario {
-            rounds: 24,
-            churn: true,
-        };
-        const CHEAP: Scenario = Scenario {
-            rounds: 0,
-            churn: true,
-        };
-        const UPDATE: Scenario = Scenario {
-            rounds: 0,
-            churn: false,
-        };
+    type Heavy = Scenario<24, true>;
+    type Cheap = Scenario<0, true>;
+    type Update = Scenario<0, false>;
+
+    impl<const M: u32, const C: bool> Scenario<M, C> {
+        fn new() -> Self {
+            Scenario { dt: 1.0 }
+        }
 
         fn name(self) -> String {
-            match self {
-                Scenario::HEAVY => "Heavy".into(),
-                Scenario::CHEAP => "Cheap".into(),
-                Scenario::UPDATE => "Update".into(),
-                _ => format!("Mix{}", self.rounds),
+            match (M, C) {
+                (24, true) => "Heavy".into(),
+                (0, true) => "Cheap".into(),
+                (0, false) => "Update".into(),
+                _ => format!("Mix{M}"),
             }
         }
     }
@@ -103,17 +99,17 @@ mod imp {
     /// The update: move, age, mix the seed `s.rounds` times (24: a
     /// dependent chain of about 55 ns).
     #[inline(always)]
-    fn step(e: &mut Entity, s: Scenario) -> Step {
-        e.pos[0] += e.vel[0];
-        e.pos[1] += e.vel[1];
-        if s.rounds > 0 {
+    fn step<const M: u32, const C: bool>(e: &mut Entity, s: &Scenario<M, C>) -> Step {
+        e.pos[0] += e.vel[0] * s.dt;
+        e.pos[1] += e.vel[1] * s.dt;
+        if M > 0 {
             let mut x = e.seed;
-            for _ in 0..s.rounds {
+            for _ in 0..M {
                 x = splitmix(x);
             }
             e.seed = x;
         }
-        if !s.churn {
+        if !C {
             return Step::Keep;
         }
         e.life -= 1;
@@ -151,8 +147,12 @@ mod imp {
             .collect()
     }
 
-    fn traverse_pass(c: &mut ReadWriteCollection<Entity>, s: Scenario) {
-        c.traverse(|mut e| match step(&mut e, s) {
+    #[inline(never)]
+    fn traverse_pass<const M: u32, const C: bool>(
+        c: &mut ReadWriteCollection<Entity>,
+        s: Scenario<M, C>,
+    ) {
+        c.traverse(|mut e| match step(&mut e, &s) {
             Step::Keep => {}
             Step::Expire => {
                 e.remove();
@@ -161,12 +161,20 @@ mod imp {
         });
     }
 
-    fn par_traverse_pass(c: &mut ReadWriteCollection<Entity>, s: Scenario) {
+    fn par_traverse_pass<const M: u32, const C: bool>(
+        c: &mut ReadWriteCollection<Entity>,
+        s: Scenario<M, C>,
+    ) {
         par_pass_with(c, s, ParMode::Auto);
     }
 
-    fn par_pass_with(c: &mut ReadWriteCollection<Entity>, s: Scenario, mode: ParMode) -> ParStats {
-        c.par_traverse_with(mode, |mut e| match step(&mut e, s) {
+    #[inline(never)]
+    fn par_pass_with<const M: u32, const C: bool>(
+        c: &mut ReadWriteCollection<Entity>,
+        s: Scenario<M, C>,
+        mode: ParMode,
+    ) -> ParStats {
+        c.par_traverse_with(mode, |mut e| match step(&mut e, &s) {
             Step::Keep => {}
             Step::Expire => {
                 e.remove();
@@ -175,19 +183,19 @@ mod imp {
         })
     }
 
-    fn par_iter_mut_pass(v: &mut Vec<Entity>, s: Scenario) {
+    fn par_iter_mut_pass<const M: u32, const C: bool>(v: &mut Vec<Entity>, s: Scenario<M, C>) {
         v.par_iter_mut().for_each(|e| {
-            let _ = step(e, s);
+            let _ = step(e, &s);
         });
     }
 
     /// The workaround: parallel update into a mask, serial retain (which
     /// also collects the spawns), serial pass over the spawns.
-    fn three_pass(st: &mut ThreePass, s: Scenario) {
+    fn three_pass<const M: u32, const C: bool>(st: &mut ThreePass, s: Scenario<M, C>) {
         let ThreePass { v, mask, side } = st;
         mask.clear();
         v.par_iter_mut()
-            .map(|e| match step(e, s) {
+            .map(|e| match step(e, &s) {
                 Step::Keep => 0u8,
                 Step::Expire => 1,
                 Step::Spawn(_) => 2,
@@ -207,7 +215,7 @@ mod imp {
             m != 1
         });
         for c in side.iter_mut() {
-            let _ = step(c, s);
+            let _ = step(c, &s);
         }
         v.append(side);
     }
@@ -250,7 +258,6 @@ mod imp {
             .split(',')
             .map(|s| crate::support::parse_count("RWC_PAR_SWEEP_SIZES", s) as usize)
             .collect();
-        let costs = [0, 1, 2, 3, 4, 6, 8, 12, 16, 24];
         let rounds = alternate_rounds().unwrap_or(5);
         let skip_forced = std::env::var_os("RWC_PAR_SWEEP_AUTO_ONLY").is_some();
         println!(
@@ -262,64 +269,225 @@ mod imp {
             let base = population(n);
             let cap = n + n / 10 + 16;
             let reps = (2_000_000 / n).max(1);
-            for &mixes in &costs {
-                let s = Scenario {
-                    rounds: mixes,
-                    churn: true,
+            macro_rules! points {
+                ($($m:literal),*) => {
+                    $(sweep_point::<$m>(n, &base, cap, reps, rounds, skip_forced);)*
                 };
-                let mut expect = ReadWriteCollection::from(base.clone());
-                traverse_pass(&mut expect, s);
-                let make = || {
-                    let mut c = ReadWriteCollection::with_capacity(cap);
-                    c.extend(&base);
-                    c
-                };
-                for mode in [ParMode::Auto, ParMode::Parallel] {
-                    let mut c = make();
-                    par_pass_with(&mut c, s, mode);
-                    assert!(c.as_slice() == expect.as_slice(), "sweep: {mode:?} differs");
-                }
-                let mut cs = [make(), make(), make()];
-                let mut times = [Vec::new(), Vec::new(), Vec::new()];
-                let (mut split, mut auto_passes) = (0, 0);
-                for _ in 0..rounds {
-                    for (m, c) in cs.iter_mut().enumerate() {
-                        let mut total = Duration::ZERO;
-                        for _ in 0..reps {
-                            refill(c, &base);
-                            let t = Instant::now();
-                            match m {
-                                0 => traverse_pass(black_box(c), s),
-                                1 => {
-                                    let stats = par_pass_with(black_box(c), s, ParMode::Auto);
-                                    auto_passes += 1;
-                                    split += usize::from(stats.rounds > 0);
-                                }
-                                _ if skip_forced => {}
-                                _ => {
-                                    par_pass_with(black_box(c), s, ParMode::Parallel);
-                                }
-                            }
-                            total += t.elapsed();
+            }
+            points!(0, 1, 2, 3, 4, 6, 8, 12, 16, 24);
+        }
+    }
+
+    /// One point of the sweep: `M` mixes per element, `n` elements.
+    fn sweep_point<const M: u32>(
+        n: usize,
+        base: &[Entity],
+        cap: usize,
+        reps: usize,
+        rounds: usize,
+        skip_forced: bool,
+    ) {
+        let s = Scenario::<M, true>::new();
+        let mut expect = ReadWriteCollection::from(base.to_vec());
+        traverse_pass(&mut expect, s);
+        let make = || {
+            let mut c = ReadWriteCollection::with_capacity(cap);
+            c.extend(base);
+            c
+        };
+        for mode in [ParMode::Auto, ParMode::Parallel] {
+            let mut c = make();
+            par_pass_with(&mut c, s, mode);
+            assert!(c.as_slice() == expect.as_slice(), "sweep: {mode:?} differs");
+        }
+        let mut cs = [make(), make(), make()];
+        let mut times = [Vec::new(), Vec::new(), Vec::new()];
+        let (mut split, mut auto_passes) = (0, 0);
+        for r in 0..rounds {
+            // Each round in another order: which method follows which (a
+            // parallel pass wakes the workers; a serial one lets them
+            // sleep) changes from round to round.
+            for k in 0..3 {
+                let m = (k + r) % 3;
+                let c = &mut cs[m];
+                let mut total = Duration::ZERO;
+                for _ in 0..reps {
+                    refill(c, base);
+                    let t = Instant::now();
+                    match m {
+                        0 => traverse_pass(black_box(c), s),
+                        1 => {
+                            let stats = par_pass_with(black_box(c), s, ParMode::Auto);
+                            auto_passes += 1;
+                            split += usize::from(stats.rounds > 0);
                         }
-                        times[m].push(total.as_secs_f64() * 1e9 / (reps * n) as f64);
+                        _ if skip_forced => {}
+                        _ => {
+                            par_pass_with(black_box(c), s, ParMode::Parallel);
+                        }
                     }
+                    total += t.elapsed();
                 }
-                let med: Vec<f64> = times
-                    .iter_mut()
-                    .map(|t| {
-                        t.sort_by(f64::total_cmp);
-                        t[t.len() / 2]
-                    })
-                    .collect();
-                println!(
-                    "{n}\t{mixes}\t{:.3}\t{:.3}\t{:.3}\t{split}/{auto_passes}",
-                    med[0],
-                    med[1] / med[0],
-                    med[2] / med[0]
-                );
+                times[m].push(total.as_secs_f64() * 1e9 / (reps * n) as f64);
             }
         }
+        let med: Vec<f64> = times
+            .iter_mut()
+            .map(|t| {
+                t.sort_by(f64::total_cmp);
+                t[t.len() / 2]
+            })
+            .collect();
+        println!(
+            "{n}\t{M}\t{:.3}\t{:.3}\t{:.3}\t{split}/{auto_passes}",
+            med[0],
+            med[1] / med[0],
+            med[2] / med[0]
+        );
+    }
+
+    /// Every method on one scenario, checked against `traverse`, then
+    /// timed (criterion, or alternating rounds).
+    fn scenario<const M: u32, const C: bool>(
+        s: Scenario<M, C>,
+        n: usize,
+        base: &[Entity],
+        cap: usize,
+        criterion: &mut Criterion,
+        only: &Option<String>,
+    ) {
+        if only.as_ref().is_some_and(|o| *o != s.name()) {
+            return;
+        }
+        // The serial result every method must reproduce.
+        let mut expect = ReadWriteCollection::from(base.to_vec());
+        traverse_pass(&mut expect, s);
+        let mut methods: Vec<(&str, Pass<'_>)> = Vec::new();
+        let collection = || {
+            let mut c = ReadWriteCollection::with_capacity(cap);
+            c.extend(base);
+            c
+        };
+        for mode in [ParMode::Auto, ParMode::Parallel] {
+            let mut par = collection();
+            let stats = par_pass_with(&mut par, s, mode);
+            assert!(
+                par.as_slice() == expect.as_slice(),
+                "{}: par_traverse ({mode:?}) differs",
+                s.name()
+            );
+            eprintln!(
+            "# {} {mode:?}: {} parallel rounds, moves per kept element {:.3} ({} parked), probe {:.2} ns/element over {}",
+            s.name(),
+            stats.rounds,
+            stats.moves as f64 / stats.kept.max(1) as f64,
+            stats.parked,
+            stats.probe_time.as_secs_f64() * 1e9 / stats.probed.max(1) as f64,
+            stats.probed
+        );
+        }
+        methods.push((
+            "traverse",
+            timed(collection(), &base, refill, move |c| traverse_pass(c, s)),
+        ));
+        methods.push((
+            "par_traverse",
+            timed(collection(), &base, refill, move |c| {
+                par_traverse_pass(c, s)
+            }),
+        ));
+        if std::env::var_os("RWC_PAR_MODES").is_some() {
+            for (label, mode) in [
+                ("forced_parallel", ParMode::Parallel),
+                ("forced_serial", ParMode::Serial),
+            ] {
+                methods.push((
+                    label,
+                    timed(collection(), &base, refill, move |c| {
+                        par_pass_with(c, s, mode);
+                    }),
+                ));
+            }
+        }
+        if !C {
+            let mut v = base.to_vec();
+            par_iter_mut_pass(&mut v, s);
+            assert!(v == expect.as_slice(), "par_iter_mut differs");
+            let mut v = Vec::with_capacity(cap);
+            v.extend_from_slice(base);
+            methods.push((
+                "par_iter_mut",
+                timed(
+                    v,
+                    &base,
+                    |v, b| {
+                        v.clear();
+                        v.extend_from_slice(b)
+                    },
+                    move |v| par_iter_mut_pass(v, s),
+                ),
+            ));
+        } else {
+            let mut st = ThreePass {
+                v: base.to_vec(),
+                mask: Vec::with_capacity(cap),
+                side: Vec::with_capacity(n / 10),
+            };
+            three_pass(&mut st, s);
+            assert!(
+                st.v == expect.as_slice(),
+                "{}: three-pass workaround differs",
+                s.name()
+            );
+            methods.push((
+                "three_pass",
+                timed(
+                    st,
+                    &base,
+                    |st, b| {
+                        st.v.clear();
+                        st.v.extend_from_slice(b);
+                    },
+                    move |st| three_pass(st, s),
+                ),
+            ));
+        }
+        let name = format!("parallel/{}/{n}", s.name());
+        if let Some(rounds) = alternate_rounds() {
+            let mut times = vec![Vec::new(); methods.len()];
+            for _ in 0..rounds {
+                for (i, (_, pass)) in methods.iter_mut().enumerate() {
+                    times[i].push(pass().as_secs_f64() * 1e9 / n as f64);
+                }
+            }
+            let med: Vec<f64> = times
+                .iter_mut()
+                .map(|t| {
+                    t.sort_by(f64::total_cmp);
+                    t[t.len() / 2]
+                })
+                .collect();
+            println!("## {name} ({rounds} alternating rounds, median ns/element)");
+            for (i, (m, _)) in methods.iter().enumerate() {
+                println!(
+                    "{name}\t{m}\t{:.3}\t{:.3}x traverse\t{:.3}x par_traverse",
+                    med[i],
+                    med[i] / med[0],
+                    med[i] / med[1]
+                );
+            }
+            return;
+        }
+        let mut group = criterion.benchmark_group(name);
+        group.throughput(Throughput::Elements(n as u64));
+        group.sampling_mode(SamplingMode::Flat);
+        group.sample_size(10);
+        for (m, pass) in &mut methods {
+            group.bench_function(*m, |b| {
+                b.iter_custom(|iters| (0..iters).map(|_| pass()).sum())
+            });
+        }
+        group.finish();
     }
 
     pub(crate) fn main() {
@@ -344,140 +512,9 @@ mod imp {
             rayon::current_num_threads()
         );
         let only = std::env::var("RWC_PAR_ONLY").ok();
-        for s in [Scenario::HEAVY, Scenario::CHEAP, Scenario::UPDATE] {
-            if only.as_ref().is_some_and(|o| *o != s.name()) {
-                continue;
-            }
-            // The serial result every method must reproduce.
-            let mut expect = ReadWriteCollection::from(base.clone());
-            traverse_pass(&mut expect, s);
-            let mut methods: Vec<(&str, Pass<'_>)> = Vec::new();
-            let collection = || {
-                let mut c = ReadWriteCollection::with_capacity(cap);
-                c.extend(&base);
-                c
-            };
-            for mode in [ParMode::Auto, ParMode::Parallel] {
-                let mut par = collection();
-                let stats = par_pass_with(&mut par, s, mode);
-                assert!(
-                    par.as_slice() == expect.as_slice(),
-                    "{}: par_traverse ({mode:?}) differs",
-                    s.name()
-                );
-                eprintln!(
-                    "# {} {mode:?}: {} parallel rounds, moves per kept element {:.3} ({} parked), probe {:.2} ns/element over {}",
-                    s.name(),
-                    stats.rounds,
-                    stats.moves as f64 / stats.kept.max(1) as f64,
-                    stats.parked,
-                    stats.probe_time.as_secs_f64() * 1e9 / stats.probed.max(1) as f64,
-                    stats.probed
-                );
-            }
-            methods.push((
-                "traverse",
-                timed(collection(), &base, refill, move |c| traverse_pass(c, s)),
-            ));
-            methods.push((
-                "par_traverse",
-                timed(collection(), &base, refill, move |c| {
-                    par_traverse_pass(c, s)
-                }),
-            ));
-            if std::env::var_os("RWC_PAR_MODES").is_some() {
-                for (label, mode) in [
-                    ("forced_parallel", ParMode::Parallel),
-                    ("forced_serial", ParMode::Serial),
-                ] {
-                    methods.push((
-                        label,
-                        timed(collection(), &base, refill, move |c| {
-                            par_pass_with(c, s, mode);
-                        }),
-                    ));
-                }
-            }
-            if s == Scenario::UPDATE {
-                let mut v = base.clone();
-                par_iter_mut_pass(&mut v, s);
-                assert!(v == expect.as_slice(), "par_iter_mut differs");
-                let mut v = Vec::with_capacity(cap);
-                v.extend_from_slice(&base);
-                methods.push((
-                    "par_iter_mut",
-                    timed(
-                        v,
-                        &base,
-                        |v, b| {
-                            v.clear();
-                            v.extend_from_slice(b)
-                        },
-                        move |v| par_iter_mut_pass(v, s),
-                    ),
-                ));
-            } else {
-                let mut st = ThreePass {
-                    v: base.clone(),
-                    mask: Vec::with_capacity(cap),
-                    side: Vec::with_capacity(n / 10),
-                };
-                three_pass(&mut st, s);
-                assert!(
-                    st.v == expect.as_slice(),
-                    "{}: three-pass workaround differs",
-                    s.name()
-                );
-                methods.push((
-                    "three_pass",
-                    timed(
-                        st,
-                        &base,
-                        |st, b| {
-                            st.v.clear();
-                            st.v.extend_from_slice(b);
-                        },
-                        move |st| three_pass(st, s),
-                    ),
-                ));
-            }
-            let name = format!("parallel/{}/{n}", s.name());
-            if let Some(rounds) = alternate_rounds() {
-                let mut times = vec![Vec::new(); methods.len()];
-                for _ in 0..rounds {
-                    for (i, (_, pass)) in methods.iter_mut().enumerate() {
-                        times[i].push(pass().as_secs_f64() * 1e9 / n as f64);
-                    }
-                }
-                let med: Vec<f64> = times
-                    .iter_mut()
-                    .map(|t| {
-                        t.sort_by(f64::total_cmp);
-                        t[t.len() / 2]
-                    })
-                    .collect();
-                println!("## {name} ({rounds} alternating rounds, median ns/element)");
-                for (i, (m, _)) in methods.iter().enumerate() {
-                    println!(
-                        "{name}\t{m}\t{:.3}\t{:.3}x traverse\t{:.3}x par_traverse",
-                        med[i],
-                        med[i] / med[0],
-                        med[i] / med[1]
-                    );
-                }
-                continue;
-            }
-            let mut group = criterion.benchmark_group(name);
-            group.throughput(Throughput::Elements(n as u64));
-            group.sampling_mode(SamplingMode::Flat);
-            group.sample_size(10);
-            for (m, pass) in &mut methods {
-                group.bench_function(*m, |b| {
-                    b.iter_custom(|iters| (0..iters).map(|_| pass()).sum())
-                });
-            }
-            group.finish();
-        }
+        scenario(Heavy::new(), n, &base, cap, &mut criterion, &only);
+        scenario(Cheap::new(), n, &base, cap, &mut criterion, &only);
+        scenario(Update::new(), n, &base, cap, &mut criterion, &only);
         criterion.final_summary();
     }
 }

@@ -87,6 +87,10 @@ use crate::raw::{par_round, ParScratch, Pass, RoundStats, Store};
 /// split into parts of at least `PAR_MIN_LEN / 2` elements.
 pub const PAR_MIN_LEN: usize = if cfg!(miri) { 16 } else { 8192 };
 
+/// Elements the serial cursor visits at the start of a round before it
+/// times the next [`PROBE_LEN`] (the first ones run colder than the rest).
+const WARM_LEN: usize = if cfg!(miri) { 2 } else { 1024 };
+
 /// Elements the serial cursor visits (and times) at the start of a round
 /// before the pass decides how to run the rest of it.
 const PROBE_LEN: usize = if cfg!(miri) { 4 } else { 2048 };
@@ -94,11 +98,11 @@ const PROBE_LEN: usize = if cfg!(miri) { 4 } else { 2048 };
 /// What a parallel round costs beyond the serial work it shares out, per
 /// element: the compaction (about one more move of every kept element,
 /// on top of the walk), and the memory traffic two threads share.
-const PAR_COST_PER_ELEMENT: Duration = Duration::from_nanos(2);
+const PAR_COST_PER_ELEMENT_NS: f64 = 2.5;
 
 /// What a parallel round costs once: starting the workers three times
 /// and settling the round.
-const PAR_COST_PER_ROUND: Duration = Duration::from_micros(40);
+const PAR_COST_PER_ROUND_NS: f64 = 60_000.0;
 
 /// An auto-remove policy whose predicate can run on several threads at
 /// once, as [`par_traverse`](ReadWriteCollection::par_traverse) needs.
@@ -409,16 +413,16 @@ fn chunk_count(n: usize, threads: usize) -> usize {
 /// Whether the rest of a round (`rest` elements) is worth running on
 /// `threads` threads, given that the serial cursor took `probe` for
 /// `probed` elements: when the serial time it saves is more than what a
-/// parallel round adds ([`PAR_COST_PER_ELEMENT`] per element,
-/// [`PAR_COST_PER_ROUND`] once).
+/// parallel round adds ([`PAR_COST_PER_ELEMENT_NS`] per element,
+/// [`PAR_COST_PER_ROUND_NS`] once).
 fn worth_parallel(probe: Duration, probed: usize, rest: usize, threads: usize) -> bool {
     if threads < 2 || probed == 0 || rest < PAR_MIN_LEN {
         return false;
     }
-    let per = probe.as_secs_f64() / probed as f64;
+    let per_ns = probe.as_secs_f64() * 1e9 / probed as f64;
     let rest = rest as f64;
-    let saved = per * rest * (1.0 - 1.0 / threads as f64);
-    let added = PAR_COST_PER_ELEMENT.as_secs_f64() * rest + PAR_COST_PER_ROUND.as_secs_f64();
+    let saved = per_ns * rest * (1.0 - 1.0 / threads as f64);
+    let added = PAR_COST_PER_ELEMENT_NS * rest + PAR_COST_PER_ROUND_NS;
     saved > added
 }
 
@@ -455,8 +459,12 @@ impl<T, A: ParAutoRemove<T>> AutoRemove<T> for ParPolicy<'_, T, A> {
 /// Where a pass is (see [`Control::next_walk`]).
 #[derive(Clone, Copy)]
 enum Phase {
-    /// A round starts: its first elements are walked serially, timed.
+    /// A round starts: its first elements are walked serially (untimed:
+    /// they warm the caches and the branch predictors).
     Start,
+    /// The first `n` elements of a round of `n` were walked, untimed; the
+    /// next ones are walked serially, timed.
+    Warmed { n: usize },
     /// The start of a round of `n` elements was walked.
     Probed {
         n: usize,
@@ -581,12 +589,21 @@ impl<T: Send> Control<T> {
                     // pushes follows the round's elements, so it joins the
                     // next round after the rest's pushes, as in the serial
                     // order.
-                    let probe = match self.mode {
-                        ParMode::Parallel => PROBE_LEN.min(n / 4),
-                        _ => PROBE_LEN,
-                    };
-                    self.phase = Phase::Probed { n };
-                    return Some(probe.min(n));
+                    if self.mode == ParMode::Parallel {
+                        self.phase = Phase::Probed { n };
+                        return Some(PROBE_LEN.min(n / 4));
+                    }
+                    self.phase = Phase::Warmed { n };
+                    return Some(WARM_LEN.min(n));
+                }
+                Phase::Warmed { n } => {
+                    let rest = n - self.walked.0;
+                    if rest == 0 {
+                        self.phase = Phase::Start;
+                    } else {
+                        self.phase = Phase::Probed { n: rest };
+                        return Some(PROBE_LEN.min(rest));
+                    }
                 }
                 Phase::Probed { n } => {
                     let (advanced, took) = self.walked;
