@@ -388,13 +388,11 @@ mod imp {
         }
         methods.push((
             "traverse",
-            timed(collection(), &base, refill, move |c| traverse_pass(c, s)),
+            timed(collection(), base, refill, move |c| traverse_pass(c, s)),
         ));
         methods.push((
             "par_traverse",
-            timed(collection(), &base, refill, move |c| {
-                par_traverse_pass(c, s)
-            }),
+            timed(collection(), base, refill, move |c| par_traverse_pass(c, s)),
         ));
         if std::env::var_os("RWC_PAR_MODES").is_some() {
             for (label, mode) in [
@@ -403,7 +401,7 @@ mod imp {
             ] {
                 methods.push((
                     label,
-                    timed(collection(), &base, refill, move |c| {
+                    timed(collection(), base, refill, move |c| {
                         par_pass_with(c, s, mode);
                     }),
                 ));
@@ -419,7 +417,7 @@ mod imp {
                 "par_iter_mut",
                 timed(
                     v,
-                    &base,
+                    base,
                     |v, b| {
                         v.clear();
                         v.extend_from_slice(b)
@@ -443,7 +441,7 @@ mod imp {
                 "three_pass",
                 timed(
                     st,
-                    &base,
+                    base,
                     |st, b| {
                         st.v.clear();
                         st.v.extend_from_slice(b);
