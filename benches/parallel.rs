@@ -242,6 +242,17 @@ mod imp {
         })
     }
 
+    /// The median of each method's samples.
+    fn medians(times: &mut [Vec<f64>]) -> Vec<f64> {
+        times
+            .iter_mut()
+            .map(|t| {
+                t.sort_by(f64::total_cmp);
+                t[t.len() / 2]
+            })
+            .collect()
+    }
+
     fn refill(c: &mut ReadWriteCollection<Entity>, base: &[Entity]) {
         c.clear();
         c.extend(base);
@@ -331,13 +342,7 @@ mod imp {
                 times[m].push(total.as_secs_f64() * 1e9 / (reps * n) as f64);
             }
         }
-        let med: Vec<f64> = times
-            .iter_mut()
-            .map(|t| {
-                t.sort_by(f64::total_cmp);
-                t[t.len() / 2]
-            })
-            .collect();
+        let med = medians(&mut times);
         println!(
             "{n}\t{M}\t{:.3}\t{:.3}\t{:.3}\t{split}/{auto_passes}",
             med[0],
@@ -458,13 +463,7 @@ mod imp {
                     times[i].push(pass().as_secs_f64() * 1e9 / n as f64);
                 }
             }
-            let med: Vec<f64> = times
-                .iter_mut()
-                .map(|t| {
-                    t.sort_by(f64::total_cmp);
-                    t[t.len() / 2]
-                })
-                .collect();
+            let med = medians(&mut times);
             println!("## {name} ({rounds} alternating rounds, median ns/element)");
             for (i, (m, _)) in methods.iter().enumerate() {
                 println!(

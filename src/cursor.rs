@@ -315,7 +315,9 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
 
     /// `step`, moving past no more than `left` more elements (yielded or
     /// removed on arrival by the policy), counted down: `false` when it
-    /// would.
+    /// would. A copy of `step` rather than `step` with an unlimited count:
+    /// the count would cost `traverse`'s loop a register and a branch per
+    /// element.
     #[cfg(feature = "rayon")]
     #[inline]
     pub(crate) fn step_counting(&mut self, left: &mut usize) -> bool {
