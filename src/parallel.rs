@@ -539,7 +539,7 @@ impl<T: Send> Control<T> {
             scratch: if serial_only {
                 None
             } else {
-                Some(store.par.take().unwrap_or_default())
+                Some(store.par.0.take().unwrap_or_default())
             },
             stats: RoundStats::default(),
             walked: (0, Duration::ZERO),
@@ -553,7 +553,7 @@ impl<T: Send> Control<T> {
     #[inline(never)]
     fn end(mut self, store: &mut Store<T>) -> ParStats {
         if let Some(scratch) = self.scratch.take() {
-            store.par = Some(scratch);
+            store.par.0 = Some(scratch);
         }
         if let Some(payload) = self.panic.take() {
             resume_unwind(payload);

@@ -107,7 +107,7 @@ pub(crate) struct Store<T> {
     pub(crate) low_passes: u32,
     /// The lists a parallel pass reuses (allocated by the first one).
     #[cfg(feature = "rayon")]
-    pub(crate) par: Option<alloc::boxed::Box<ParScratch<T>>>,
+    pub(crate) par: KeptScratch<T>,
 }
 
 impl<T> Store<T> {
@@ -119,7 +119,7 @@ impl<T> Store<T> {
             shrink: None,
             low_passes: 0,
             #[cfg(feature = "rayon")]
-            par: None,
+            par: KeptScratch(None),
         }
     }
 
@@ -1140,11 +1140,15 @@ impl<T> Default for ParScratch<T> {
 }
 
 #[cfg(feature = "rayon")]
-impl<T> Clone for ParScratch<T> {
-    /// Empty: the lists hold nothing between passes, only capacity, which
-    /// a clone does not need.
+/// A collection's [`ParScratch`], if a parallel pass made one.
+pub(crate) struct KeptScratch<T>(pub(crate) Option<alloc::boxed::Box<ParScratch<T>>>);
+
+#[cfg(feature = "rayon")]
+impl<T> Clone for KeptScratch<T> {
+    /// None: the lists hold nothing between passes, only capacity, which a
+    /// clone does not need (its first parallel pass makes its own).
     fn clone(&self) -> Self {
-        ParScratch::default()
+        KeptScratch(None)
     }
 }
 

@@ -677,7 +677,7 @@ macro_rules! vec_mirror {
             pub fn shrink_to_fit(&mut self) {
                 #[cfg(feature = "rayon")]
                 {
-                    self.store.par = None;
+                    self.store.par.0 = None;
                 }
                 self.store.vec.shrink_to_fit();
             }

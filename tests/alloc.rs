@@ -403,3 +403,27 @@ fn a_whole_batch_into_an_empty_slot_is_swapped_in() {
     assert_eq!(n, 0, "the batch push allocated");
     assert_eq!(c.pending_len(), 100);
 }
+
+/// The lists a parallel pass keeps stay with the collection: a clone
+/// allocates its buffer only, and `shrink_to_fit` gives them back.
+#[cfg(feature = "rayon")]
+#[test]
+fn a_clone_after_a_parallel_pass_allocates_only_its_buffer() {
+    use read_write_collection::parallel::ParMode;
+
+    let mut c: ReadWriteCollection<u64> = (0..1000).collect();
+    let stats = c.par_traverse_with(ParMode::Parallel, |mut e| {
+        if *e % 10 == 0 {
+            e.remove();
+        } else if *e % 10 == 1 {
+            e.push(5000);
+        }
+    });
+    assert!(stats.rounds > 0);
+    let (copy, made) = calls(|| c.clone());
+    assert_eq!(made, 1, "the buffer");
+    assert_eq!(copy, c);
+    // Freed on the calling thread: the lists, then the buffer's shrink.
+    let ((), freed) = calls(|| c.shrink_to_fit());
+    assert!(freed >= 2, "{freed} allocator calls");
+}
