@@ -1404,6 +1404,11 @@ pub(crate) fn par_round<T: Send>(
     if parks.len() < groups {
         parks.resize_with(groups, Vec::new);
     }
+    // Room for the plan now: from the end of phase 1 until the counters
+    // are written, the buffer holds holes the pass does not know about,
+    // so nothing there may unwind (an allocation could).
+    plan.clear();
+    plan.reserve(groups);
     for (h, l) in holes.iter_mut().zip(lists.iter_mut()) {
         h.clear();
         // Empty unless the caller's hook loop was abandoned by a panic.
@@ -1463,8 +1468,9 @@ pub(crate) fn par_round<T: Send>(
     };
     let ran = first_panic.map_or(Ok(()), |(_, payload)| Err(payload));
 
-    // --- phase 2 and 3: compaction. No user code runs from here on.
-    plan.clear();
+    // --- phase 2 and 3: compaction. No user code runs from here on, and
+    // nothing allocates (the plan has room; the park buffers reserve
+    // fallibly).
     let mut dest = write;
     for g in 0..groups {
         let (first, last) = (g * parts / groups, (g + 1) * parts / groups);
