@@ -39,13 +39,13 @@
 //!
 //! # When it runs serially
 //!
-//! Splitting a round costs about 2.5 ns per element on the machine this
+//! Splitting a round costs about 3 ns per element on the machine this
 //! crate is measured on (the second move of a kept element, and two threads
 //! sharing the memory bandwidth) and about 60 µs per round (starting the
 //! workers three times). So the rest of a round runs in parallel only when
 //! the time the timed start of the round took per element, over the rest
 //! of the round and shared out over the threads, saves more than that: on
-//! two threads, from about 5 ns of work per element, and never for a round
+//! two threads, from about 6 ns of work per element, and never for a round
 //! of fewer than [`PAR_MIN_LEN`] elements, nor on a one-thread pool.
 //! Otherwise the rest of the pass runs serially, on the calling thread
 //! (later rounds are the earlier rounds' pushes: no bigger, no heavier).
@@ -123,7 +123,7 @@ const PROBE_LEN: usize = if cfg!(miri) { 4 } else { 2048 };
 /// What a parallel round costs beyond the serial work it shares out, per
 /// element: the compaction (about one more move of every kept element,
 /// on top of the walk), and the memory traffic two threads share.
-const PAR_COST_PER_ELEMENT_NS: f64 = 2.5;
+const PAR_COST_PER_ELEMENT_NS: f64 = 3.0;
 
 /// What a parallel round costs once: starting the workers three times
 /// and settling the round.
