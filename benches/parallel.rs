@@ -15,6 +15,10 @@
 //! before it is timed. `RWC_ALTERNATE=rounds` prints medians of
 //! alternating rounds and ratios instead of running criterion (steadier on
 //! a shared machine). The reset before each timed pass is untimed.
+//! `RWC_PAR_DECISIONS=1` prints what `par_traverse` decided on 12 fresh
+//! passes; `RWC_PAR_AUTO=probed_serial` makes the `par_traverse` method
+//! take its serial path whatever the probes measure (for instruction
+//! counts under callgrind, where every closure looks heavy).
 
 #[cfg(any(loom, miri))]
 fn main() {}
@@ -165,7 +169,19 @@ mod imp {
         c: &mut ReadWriteCollection<Entity>,
         s: Scenario<M, C>,
     ) {
-        par_pass_with(c, s, ParMode::Auto);
+        par_pass_with(c, s, auto_mode());
+    }
+
+    /// `Auto`, or with `RWC_PAR_AUTO=probed_serial` its serial path
+    /// whatever the probes measure (for instruction counts: under
+    /// callgrind every closure looks heavy).
+    fn auto_mode() -> ParMode {
+        static MODE: std::sync::OnceLock<ParMode> = std::sync::OnceLock::new();
+        *MODE.get_or_init(|| match std::env::var("RWC_PAR_AUTO").as_deref() {
+            Ok("probed_serial") => ParMode::ProbedSerial,
+            Ok(other) => panic!("RWC_PAR_AUTO: probed_serial, not {other}"),
+            Err(_) => ParMode::Auto,
+        })
     }
 
     #[inline(never)]
@@ -373,6 +389,20 @@ mod imp {
             c.extend(base);
             c
         };
+        if std::env::var_os("RWC_PAR_DECISIONS").is_some() {
+            let mut par = collection();
+            for _ in 0..12 {
+                par.clear();
+                par.extend(base);
+                let st = par_pass_with(&mut par, s, ParMode::Auto);
+                eprintln!(
+                    "# {} Auto: {} parallel rounds, probe {:.2} ns/element",
+                    s.name(),
+                    st.rounds,
+                    st.probe_time.as_secs_f64() * 1e9 / st.probed.max(1) as f64
+                );
+            }
+        }
         for mode in [ParMode::Auto, ParMode::Parallel] {
             let mut par = collection();
             let stats = par_pass_with(&mut par, s, mode);

@@ -484,19 +484,10 @@ impl<T, A: ParAutoRemove<T>> AutoRemove<T> for ParPolicy<'_, T, A> {
 /// Where a pass is (see [`Control::next_walk`]).
 #[derive(Clone, Copy)]
 enum Phase {
-    /// A round starts: its first elements are walked serially (untimed:
-    /// they warm the caches and the branch predictors).
-    Start,
-    /// The first `n` elements of a round of `n` were walked, untimed; the
-    /// next ones are walked serially, timed.
-    Warmed {
-        n: usize,
-    },
-    /// The start of a round of `n` elements was walked.
-    Probed {
-        n: usize,
-    },
-    /// The rest of the pass is walked serially.
+    /// A round starts: its first elements are walked serially, then
+    /// the rest of it in parallel or the rest of the pass serially.
+    Round,
+    /// The rest of the pass is walked serially by the caller.
     Rest,
     Done,
 }
@@ -509,8 +500,6 @@ struct Control<T> {
     /// The parts' lists, `None` when the pass runs serially.
     scratch: Option<Box<ParScratch<T>>>,
     stats: RoundStats,
-    /// Elements the last walk moved past and how long it took.
-    walked: (usize, Duration),
     /// Elements of the rounds' serial starts and their time, in all.
     probed: (usize, Duration),
     /// The first panic of a parallel round (a worker's or the hook's).
@@ -527,14 +516,14 @@ impl<T: Send> Control<T> {
         // serial walk knows: it runs serially.
         let serial_only = store.max != usize::MAX
             || mode == ParMode::Serial
-            || (mode == ParMode::Auto && (threads < 2 || store.vec.len() < PAR_MIN_LEN));
+            || (mode != ParMode::Parallel && (threads < 2 || store.vec.len() < PAR_MIN_LEN));
         Control {
             mode,
             threads,
             phase: if serial_only {
                 Phase::Rest
             } else {
-                Phase::Start
+                Phase::Round
             },
             scratch: if serial_only {
                 None
@@ -542,7 +531,6 @@ impl<T: Send> Control<T> {
                 Some(store.par.0.take().unwrap_or_default())
             },
             stats: RoundStats::default(),
-            walked: (0, Duration::ZERO),
             probed: (0, Duration::ZERO),
             panic: None,
         }
@@ -568,88 +556,73 @@ impl<T: Send> Control<T> {
         }
     }
 
-    /// After a walk (or at the start), decides what comes next: how many
-    /// elements the next serial walk may move past, or `None` when the
-    /// pass is over. Runs the parallel rounds it decides on.
+    /// Walks the pass up to where its rest runs serially, or to its end:
+    /// the serial starts of the rounds (untimed warm-up, then the timed
+    /// probe) and the parallel rounds it decides on. Hands the cursor back
+    /// with `true` when the rest of the pass is the caller's to walk
+    /// serially (see [`walk_pass`]).
     ///
     /// Takes the cursor by value and hands it back (and is not inlined),
-    /// so that the walk's cursor never has its address taken: its state
-    /// then stays in registers during the walk (measured: 28% fewer
+    /// so that the caller's cursor never has its address taken: its state
+    /// then stays in registers during the serial walk (measured: 28% fewer
     /// instructions per element than with `&mut`).
     #[inline(never)]
     fn next_walk<'c, 'p, A, F>(
         &mut self,
         mut cursor: Cursor<'c, T, ParPolicy<'p, T, A>>,
         f: &F,
-    ) -> (Cursor<'c, T, ParPolicy<'p, T, A>>, Option<usize>)
-    where
-        A: ParAutoRemove<T>,
-        F: Fn(ParEntry<'_, T>) + Sync,
-    {
-        let next = self.decide(&mut cursor, f);
-        (cursor, next)
-    }
-
-    /// See [`next_walk`](Self::next_walk).
-    fn decide<A, F>(
-        &mut self,
-        cursor: &mut Cursor<'_, T, ParPolicy<'_, T, A>>,
-        f: &F,
-    ) -> Option<usize>
+    ) -> (Cursor<'c, T, ParPolicy<'p, T, A>>, bool)
     where
         A: ParAutoRemove<T>,
         F: Fn(ParEntry<'_, T>) + Sync,
     {
         loop {
             match self.phase {
-                Phase::Done => return None,
+                Phase::Done => return (cursor, false),
                 Phase::Rest => {
                     self.phase = Phase::Done;
-                    return Some(usize::MAX);
+                    return (cursor, true);
                 }
-                Phase::Start => {
+                Phase::Round => {
                     let n = cursor.remaining();
                     if n == 0 {
-                        return None;
+                        self.phase = Phase::Done;
+                        continue;
                     }
-                    // The start of the round, serially and timed; what it
-                    // pushes follows the round's elements, so it joins the
-                    // next round after the rest's pushes, as in the serial
-                    // order.
-                    if self.mode == ParMode::Parallel {
-                        self.phase = Phase::Probed { n };
-                        return Some(PROBE_LEN.min(n / 4));
-                    }
-                    self.phase = Phase::Warmed { n };
-                    return Some(WARM_LEN.min(n));
-                }
-                Phase::Warmed { n } => {
-                    let rest = n - self.walked.0;
-                    if rest == 0 {
-                        self.phase = Phase::Start;
+                    // The start of the round, serially; what it pushes
+                    // follows the round's elements, so it joins the next
+                    // round after the rest's pushes, as in the serial
+                    // order. The first elements are untimed: they warm the
+                    // caches and the branch predictors.
+                    let (warm, probe) = if self.mode == ParMode::Parallel {
+                        (0, PROBE_LEN.min(n / 4))
                     } else {
-                        self.phase = Phase::Probed { n: rest };
-                        return Some(PROBE_LEN.min(rest));
-                    }
-                }
-                Phase::Probed { n } => {
-                    let (advanced, took) = self.walked;
-                    self.probed.0 += advanced;
+                        let warm = WARM_LEN.min(n);
+                        (warm, PROBE_LEN.min(n - warm))
+                    };
+                    let warmed;
+                    (cursor, warmed) = walk_some(cursor, f, warm);
+                    let started = Instant::now();
+                    let probed;
+                    (cursor, probed) = walk_some(cursor, f, probe);
+                    let took = started.elapsed();
+                    self.probed.0 += probed;
                     self.probed.1 += took;
                     // The round's elements not yet visited.
-                    let rest = n - advanced;
+                    let rest = n - warmed - probed;
                     self.phase = if rest == 0 {
-                        Phase::Start
+                        Phase::Round
                     } else if self.mode == ParMode::Parallel
-                        || worth_parallel(took, advanced, rest, self.threads)
+                        || (self.mode == ParMode::Auto
+                            && worth_parallel(took, probed, rest, self.threads))
                     {
-                        self.round(cursor, rest, f);
+                        self.round(&mut cursor, rest, f);
                         if self.panic.is_some() {
                             // As the serial pass: what was pushed stays,
                             // unvisited.
                             Phase::Done
                         } else {
-                            Phase::Start
+                            Phase::Round
                         }
                     } else {
                         // Later rounds are no bigger, and each element
@@ -715,28 +688,50 @@ impl<T: Send> Control<T> {
 /// Walks one part of a parallel round, on a worker: what the serial
 /// cursor does, with pushes and auto-removed elements going to the part's
 /// lists and removals leaving listed holes (see `raw::par_round`).
-#[inline(never)]
 fn walk_part<T, A, F>(pass: Pass<'_, T>, policy: &A, removed: &mut Vec<T>, f: &F)
 where
     A: ParAutoRemove<T>,
     F: Fn(ParEntry<'_, T>),
 {
     let mut policy = ParPolicy::Part(policy, removed);
-    let mut cursor = Cursor::new(pass, &mut policy);
-    while cursor.step() {
+    walk_some(Cursor::new(pass, &mut policy), f, usize::MAX);
+}
+
+/// Walks the cursor past no more than `limit` elements (fewer where its
+/// pass ends), calling `f` on each it yields; hands it back with how many
+/// it moved past. Every walk but the serial rest of a pass (the parts of
+/// the parallel rounds and the serial starts of the rounds) is this one
+/// function, so that `f` has two call sites in all, this one and
+/// [`walk_pass`]'s: LLVM inlines a small closure into both (measured:
+/// with a third, it inlined it into none, and a cheap update took 1.5x
+/// as long serially).
+#[inline(never)]
+fn walk_some<'c, 'p, T, A, F>(
+    mut cursor: Cursor<'c, T, ParPolicy<'p, T, A>>,
+    f: &F,
+    limit: usize,
+) -> (Cursor<'c, T, ParPolicy<'p, T, A>>, usize)
+where
+    A: ParAutoRemove<T>,
+    F: Fn(ParEntry<'_, T>),
+{
+    let mut left = limit;
+    while cursor.step_counting(&mut left) {
         f(ParEntry {
             entry: cursor.held_entry(),
         });
     }
+    (cursor, limit - left)
 }
 
-/// The pass itself: walks the collection serially with one cursor,
-/// calling `f` on each element, and runs the parallel rounds that
-/// [`Control`] decides on between walks.
+/// The pass itself: [`Control::next_walk`] walks the starts of the rounds
+/// and runs the parallel rounds; when it decides the rest of the pass runs
+/// serially, that rest is walked here, with one cursor, as `traverse`
+/// walks.
 ///
 /// Always inlined, so that the serial walk is in the caller's function as
 /// `traverse`'s is: the closure is inlined into it (when LLVM finds it
-/// small enough for its two call sites, this one and [`walk_part`]'s) and
+/// small enough for its two call sites, this one and [`walk_some`]'s) and
 /// the closure's captures stay local values (measured: called from a
 /// function of the crate instead, a cheap update took 1.3–1.5× as long
 /// serially, its captures reloaded after every element write). The
@@ -750,19 +745,14 @@ where
     F: Fn(ParEntry<'_, T>) + Sync,
 {
     let mut policy = ParPolicy::Serial(policy);
-    let mut cursor = Cursor::new(Pass::begin(store, None), &mut policy);
-    loop {
-        let next;
-        (cursor, next) = control.next_walk(cursor, f);
-        let Some(limit) = next else { return };
-        let started = Instant::now();
-        let mut left = limit;
-        while cursor.step_counting(&mut left) {
+    let cursor = Cursor::new(Pass::begin(store, None), &mut policy);
+    let (mut cursor, serial_rest) = control.next_walk(cursor, f);
+    if serial_rest {
+        while cursor.step() {
             f(ParEntry {
                 entry: cursor.held_entry(),
             });
         }
-        control.walked = (limit - left, started.elapsed());
     }
 }
 
@@ -777,6 +767,10 @@ pub enum ParMode {
     Parallel,
     /// Serially: `traverse`.
     Serial,
+    /// `Auto`'s serial path: the rounds' starts are walked and timed as in
+    /// `Auto`, then the rest runs serially whatever they measured (for
+    /// instruction counts, where times say nothing).
+    ProbedSerial,
 }
 
 /// What the parallel rounds of one pass did (for tests and benchmarks).
