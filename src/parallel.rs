@@ -748,6 +748,7 @@ where
     let cursor = Cursor::new(Pass::begin(store, None), &mut policy);
     let (mut cursor, serial_rest) = control.next_walk(cursor, f);
     if serial_rest {
+        cursor.assert_settled_serial();
         while cursor.step() {
             f(ParEntry {
                 entry: cursor.held_entry(),

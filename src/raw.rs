@@ -484,6 +484,27 @@ impl<T> Core<T> {
         unsafe { &*real(prev(self.c.write)) }
     }
 
+    /// Checks that this is the calling thread's own pass of a parallel
+    /// pass, settled: no pending list, no hole list, not finished, nothing
+    /// held. Then restates those fields as constants, so that a walk after
+    /// this (inlined into the caller) need not keep or test them, as a
+    /// walk over a pass from [`Pass::begin`] need not.
+    ///
+    /// # Panics
+    /// If it is not (a bug in the caller).
+    #[cfg(feature = "rayon")]
+    #[inline(always)]
+    pub(crate) fn assert_settled_serial(&mut self) {
+        assert!(
+            self.pending.is_none() && self.holes.is_none() && !self.done && !self.held,
+            "not a settled serial pass"
+        );
+        self.pending = None;
+        self.holes = None;
+        self.done = false;
+        self.held = false;
+    }
+
     /// Settles the held element as kept (it already is; this just ends
     /// holding it).
     #[inline(always)]
