@@ -7,8 +7,8 @@
 //! breadth-first order. The parallel pass runs it as rounds:
 //!
 //! 1. The round starts on the calling thread: the serial cursor walks
-//!    its first elements (1024 untimed, then 2048 timed). What they push
-//!    goes to the end, as in the serial pass.
+//!    its first elements (1024 untimed, then 2048 timed in two halves).
+//!    What they push goes to the end, as in the serial pass.
 //! 2. If the rest of the round is worth splitting (next section), it is
 //!    split into contiguous parts, four per thread. A worker walks its
 //!    part exactly as the serial cursor does (same predicate checks on
@@ -43,10 +43,13 @@
 //! crate is measured on (the second move of a kept element, and two threads
 //! sharing the memory bandwidth) and about 60 µs per round (starting the
 //! workers three times). So the rest of a round runs in parallel only when
-//! the time the timed start of the round took per element, over the rest
-//! of the round and shared out over the threads, saves more than that: on
-//! two threads, from about 6 ns of work per element, and never for a round
-//! of fewer than [`PAR_MIN_LEN`] elements, nor on a one-thread pool.
+//! the time per element of the timed start of the round (of its faster
+//! half, so that an interrupt does not make a cheap closure look heavy),
+//! over the rest of the round and shared out over the threads, saves more
+//! than that: on two threads, from about 6 ns of work per element. A rest
+//! of fewer than [`PAR_MIN_LEN`] elements is never split, so a round of
+//! fewer than `PAR_MIN_LEN` + 3072 elements (and a pass over fewer) is not
+//! timed at all and runs serially, as on a one-thread pool.
 //! Otherwise the rest of the pass runs serially, on the calling thread
 //! (later rounds are the earlier rounds' pushes: no bigger, no heavier).
 //! Either way the result is the serial pass's.
@@ -106,7 +109,7 @@ use crate::auto_remove::{AutoRemove, NoAutoRemove, WithHook};
 use crate::collection::ReadWriteCollection;
 use crate::cursor::{Cursor, Entry, Spawner};
 use crate::error::CapacityError;
-use crate::raw::{par_round, ParScratch, Pass, RoundStats, Store};
+use crate::raw::{par_round, ParScratch, Pass, Store};
 
 /// Rounds with fewer elements than this run serially; bigger ones are
 /// split into parts of at least `PAR_MIN_LEN / 2` elements.
@@ -119,6 +122,10 @@ const WARM_LEN: usize = if cfg!(miri) { 2 } else { 1024 };
 /// Elements the serial cursor visits (and times) at the start of a round
 /// before the pass decides how to run the rest of it.
 const PROBE_LEN: usize = if cfg!(miri) { 4 } else { 2048 };
+
+/// The fewest elements a round needs for the pass to time its start:
+/// fewer, and the rest after the start could not be split anyway.
+const SPLIT_MIN_LEN: usize = WARM_LEN + PROBE_LEN + PAR_MIN_LEN;
 
 /// What a parallel round costs beyond the serial work it shares out, per
 /// element: the compaction (about one more move of every kept element,
@@ -499,9 +506,8 @@ struct Control<T> {
     phase: Phase,
     /// The parts' lists, `None` when the pass runs serially.
     scratch: Option<Box<ParScratch<T>>>,
-    stats: RoundStats,
-    /// Elements of the rounds' serial starts and their time, in all.
-    probed: (usize, Duration),
+    /// What the pass's parallel rounds did, and its probes.
+    stats: ParStats,
     /// The first panic of a parallel round (a worker's or the hook's).
     panic: Option<Box<dyn Any + Send>>,
 }
@@ -516,7 +522,7 @@ impl<T: Send> Control<T> {
         // serial walk knows: it runs serially.
         let serial_only = store.max != usize::MAX
             || mode == ParMode::Serial
-            || (mode != ParMode::Parallel && (threads < 2 || store.vec.len() < PAR_MIN_LEN));
+            || (mode != ParMode::Parallel && (threads < 2 || store.vec.len() < SPLIT_MIN_LEN));
         Control {
             mode,
             threads,
@@ -530,8 +536,7 @@ impl<T: Send> Control<T> {
             } else {
                 Some(store.par.0.take().unwrap_or_default())
             },
-            stats: RoundStats::default(),
-            probed: (0, Duration::ZERO),
+            stats: ParStats::default(),
             panic: None,
         }
     }
@@ -546,14 +551,7 @@ impl<T: Send> Control<T> {
         if let Some(payload) = self.panic.take() {
             resume_unwind(payload);
         }
-        ParStats {
-            rounds: self.stats.rounds,
-            kept: self.stats.kept,
-            moves: self.stats.moves,
-            parked: self.stats.parked,
-            probed: self.probed.0,
-            probe_time: self.probed.1,
-        }
+        self.stats
     }
 
     /// Walks the pass up to where its rest runs serially, or to its end:
@@ -596,18 +594,36 @@ impl<T: Send> Control<T> {
                     // caches and the branch predictors.
                     let (warm, probe) = if self.mode == ParMode::Parallel {
                         (0, PROBE_LEN.min(n / 4))
+                    } else if n < SPLIT_MIN_LEN {
+                        // Too few for the rest to be split, whatever the
+                        // time per element: not worth a probe.
+                        self.phase = Phase::Rest;
+                        continue;
                     } else {
-                        let warm = WARM_LEN.min(n);
-                        (warm, PROBE_LEN.min(n - warm))
+                        (WARM_LEN, PROBE_LEN)
                     };
                     let warmed;
                     (cursor, warmed) = walk_some(cursor, f, warm);
+                    // Timed in two halves, the faster one counting: a
+                    // preemption or an interrupt during one half does not
+                    // make a cheap closure look heavy.
                     let started = Instant::now();
-                    let probed;
-                    (cursor, probed) = walk_some(cursor, f, probe);
-                    let took = started.elapsed();
-                    self.probed.0 += probed;
-                    self.probed.1 += took;
+                    let (first, second);
+                    (cursor, first) = walk_some(cursor, f, probe / 2);
+                    let half = Instant::now();
+                    (cursor, second) = walk_some(cursor, f, probe - probe / 2);
+                    let (t1, t2) = (half - started, half.elapsed());
+                    let probed = first + second;
+                    let took = if first == 0 || second == 0 {
+                        t1 + t2
+                    } else {
+                        let per_ns = (t1.as_secs_f64() / first as f64)
+                            .min(t2.as_secs_f64() / second as f64)
+                            * 1e9;
+                        Duration::from_nanos((per_ns * probed as f64) as u64)
+                    };
+                    self.stats.probed += probed;
+                    self.stats.probe_time += took;
                     // The round's elements not yet visited.
                     let rest = n - warmed - probed;
                     self.phase = if rest == 0 {
@@ -786,8 +802,9 @@ pub struct ParStats {
     pub moves: usize,
     /// Elements parked (moved twice).
     pub parked: usize,
-    /// Elements the serial starts of the rounds visited, and how long
-    /// they took (what the decisions were based on).
+    /// Elements the serial starts of the rounds visited (after their
+    /// untimed warm-up), and how long they took at the rate of their
+    /// faster half (what the decisions were based on).
     pub probed: usize,
     /// See `probed`.
     pub probe_time: Duration,

@@ -1183,71 +1183,38 @@ impl<T> ParScratch<T> {
 }
 
 #[cfg(feature = "rayon")]
-/// Element moves made by the parallel rounds of a pass and the elements
-/// they kept: what the compaction costs, next to the one move per kept
-/// element that a serial pass can need.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct RoundStats {
-    /// Parallel rounds run.
-    pub(crate) rounds: usize,
-    /// Elements of those rounds kept.
-    pub(crate) kept: usize,
-    /// Element moves made compacting them (a parked element counts two).
-    pub(crate) moves: usize,
-    /// Elements parked.
-    pub(crate) parked: usize,
-}
+/// A pointer that a round's jobs share: the buffer (each job touches only
+/// the slots its part or group owns, see `par_round`) or the store (only
+/// read while the parts run: its `max`, when a part pushes).
+struct Shared<P>(NonNull<P>);
 
 #[cfg(feature = "rayon")]
-/// A raw buffer pointer that a round's jobs share; each job touches only
-/// the slots its part or group owns (see `par_round`).
-struct SharedBuf<T>(*mut T);
-
-#[cfg(feature = "rayon")]
-// Not derived: a derive would require `T: Copy`.
-impl<T> Clone for SharedBuf<T> {
+// Not derived: a derive would require `P: Copy`.
+impl<P> Clone for Shared<P> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
 #[cfg(feature = "rayon")]
-impl<T> Copy for SharedBuf<T> {}
+impl<P> Copy for Shared<P> {}
 
 #[cfg(feature = "rayon")]
-// SAFETY: the jobs that share it move `T`s between disjoint slots on
-// several threads, which needs `T: Send`; the pointer itself is only a
-// base address.
-unsafe impl<T: Send> Send for SharedBuf<T> {}
+// SAFETY: the jobs that share it move elements between disjoint slots on
+// several threads (the buffer), or build passes that do (the store): that
+// needs the pointee to be `Send`. The pointer itself is only an address;
+// what may be done through it is argued where it is used.
+unsafe impl<P: Send> Send for Shared<P> {}
 #[cfg(feature = "rayon")]
-// SAFETY: see `Send`: `&SharedBuf` only hands out the address.
-unsafe impl<T: Send> Sync for SharedBuf<T> {}
+// SAFETY: see `Send`: `&Shared` only hands out the address.
+unsafe impl<P: Send> Sync for Shared<P> {}
 
 #[cfg(feature = "rayon")]
-impl<T> SharedBuf<T> {
-    /// The address (a method, so that closures capture the whole
-    /// `SharedBuf`, not its raw pointer field).
+impl<P> Shared<P> {
+    /// The pointer (a method, so that closures capture the whole
+    /// `Shared`, not its pointer field).
     #[inline(always)]
-    fn get(self) -> *mut T {
-        self.0
-    }
-}
-
-#[cfg(feature = "rayon")]
-/// The store a round's part passes read (its `max`, when a part pushes),
-/// shared by the workers.
-struct SharedStore<T>(NonNull<Store<T>>);
-
-#[cfg(feature = "rayon")]
-// SAFETY: during phase 1 of a round the store is only read (its `max`);
-// `T: Send` because the part passes built from it move `T`s.
-unsafe impl<T: Send> Sync for SharedStore<T> {}
-
-#[cfg(feature = "rayon")]
-impl<T> SharedStore<T> {
-    /// The pointer (a method, so that closures capture the whole wrapper).
-    #[inline(always)]
-    fn get(&self) -> NonNull<Store<T>> {
+    fn get(self) -> NonNull<P> {
         self.0
     }
 }
@@ -1387,7 +1354,7 @@ pub(crate) fn par_round<T: Send>(
     parts: usize,
     groups: usize,
     walk: impl Fn(Pass<'_, T>, &mut Vec<T>) + Sync,
-    stats: &mut RoundStats,
+    stats: &mut crate::parallel::ParStats,
 ) -> Result<(), alloc::boxed::Box<dyn core::any::Any + Send + 'static>> {
     use rayon::prelude::*;
     use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -1441,14 +1408,14 @@ pub(crate) fn par_round<T: Send>(
         per: n.div_ceil(parts).max(1),
         n,
     };
-    let shared = SharedBuf(c.buf);
+    let shared = Shared(NonNull::new(c.buf).expect("a `Vec`'s pointer is not null"));
 
     // --- phase 1: the workers walk their parts in place. Until the end
     // of phase 2, the slots `[read, end)` belong to the parts (the `Vec`
     // claims nothing: leak amplification of the pass).
     // A part that panics stops there; the others run to their ends. The
     // first panic (in part order) is returned.
-    let store = SharedStore(core.store);
+    let store = Shared(core.store);
     let walk_part = |i: usize, holes: &mut Vec<usize>, lists: &mut PartLists<T>| {
         let (start, len) = split.part(i);
         // SAFETY: part `i`'s slots are initialised (unvisited elements of
@@ -1457,7 +1424,7 @@ pub(crate) fn par_round<T: Send>(
         let pass = unsafe {
             Pass::part(
                 store.get(),
-                add(shared.get(), start),
+                add(shared.get().as_ptr(), start),
                 len,
                 &mut lists.pushed,
                 holes,
@@ -1534,7 +1501,7 @@ pub(crate) fn par_round<T: Send>(
                 // own slots or the pass's hole, all disjoint from other
                 // groups' (see the section comment); what would land in an
                 // earlier group's slots is parked, and `park` has room.
-                unsafe { compact_group(shared.get(), split, holes, g, park) }
+                unsafe { compact_group(shared.get().as_ptr(), split, holes, g, park) }
             })
             .sum();
         let unparked: usize = parks[..groups]
@@ -1552,7 +1519,7 @@ pub(crate) fn par_round<T: Send>(
                 unsafe {
                     ptr::copy_nonoverlapping(
                         real(park.as_mut_ptr()),
-                        real(add(shared.get(), g.dest + g.park_from)),
+                        real(add(shared.get().as_ptr(), g.dest + g.park_from)),
                         k,
                     );
                     park.set_len(0);
