@@ -9,7 +9,9 @@
 //!   push a child;
 //! * `cheap`: a few instructions per element, same removals and pushes;
 //! * `update`: cheap update, nothing removed or pushed (against
-//!   `par_iter_mut().for_each` on a `Vec`).
+//!   `par_iter_mut().for_each` on a `Vec`);
+//! * `cheap_move`: `cheap` with `move` closures (the scenario captured by
+//!   value rather than by reference).
 //!
 //! Every method is checked against `traverse` (same contents, same order)
 //! before it is timed. `RWC_ALTERNATE=rounds` prints medians of
@@ -71,24 +73,27 @@ mod imp {
     /// updated. The closures capture the scenario (its `dt`) by reference,
     /// as a game's closure captures its frame time.
     #[derive(Clone, Copy, PartialEq, Debug)]
-    struct Scenario<const M: u32, const C: bool> {
+    struct Scenario<const M: u32, const C: bool, const MV: bool = false> {
         dt: f32,
     }
 
     type Heavy = Scenario<24, true>;
     type Cheap = Scenario<0, true>;
     type Update = Scenario<0, false>;
+    /// `Cheap` with `move` closures: the scenario captured by value.
+    type CheapMove = Scenario<0, true, true>;
 
-    impl<const M: u32, const C: bool> Scenario<M, C> {
+    impl<const M: u32, const C: bool, const MV: bool> Scenario<M, C, MV> {
         fn new() -> Self {
             Scenario { dt: 1.0 }
         }
 
         fn name(self) -> String {
-            match (M, C) {
-                (24, true) => "Heavy".into(),
-                (0, true) => "Cheap".into(),
-                (0, false) => "Update".into(),
+            match (M, C, MV) {
+                (24, true, false) => "Heavy".into(),
+                (0, true, false) => "Cheap".into(),
+                (0, false, false) => "Update".into(),
+                (0, true, true) => "CheapMove".into(),
                 _ => format!("Mix{M}"),
             }
         }
@@ -103,7 +108,10 @@ mod imp {
     /// The update: move, age, mix the seed `s.rounds` times (24: a
     /// dependent chain of about 55 ns).
     #[inline(always)]
-    fn step<const M: u32, const C: bool>(e: &mut Entity, s: &Scenario<M, C>) -> Step {
+    fn step<const M: u32, const C: bool, const MV: bool>(
+        e: &mut Entity,
+        s: &Scenario<M, C, MV>,
+    ) -> Step {
         e.pos[0] += e.vel[0] * s.dt;
         e.pos[1] += e.vel[1] * s.dt;
         if M > 0 {
@@ -152,22 +160,32 @@ mod imp {
     }
 
     #[inline(never)]
-    fn traverse_pass<const M: u32, const C: bool>(
+    fn traverse_pass<const M: u32, const C: bool, const MV: bool>(
         c: &mut ReadWriteCollection<Entity>,
-        s: Scenario<M, C>,
+        s: Scenario<M, C, MV>,
     ) {
-        c.traverse(|mut e| match step(&mut e, &s) {
-            Step::Keep => {}
-            Step::Expire => {
-                e.remove();
-            }
-            Step::Spawn(child) => e.push(child),
-        });
+        if MV {
+            c.traverse(move |mut e| match step(&mut e, &s) {
+                Step::Keep => {}
+                Step::Expire => {
+                    e.remove();
+                }
+                Step::Spawn(child) => e.push(child),
+            });
+        } else {
+            c.traverse(|mut e| match step(&mut e, &s) {
+                Step::Keep => {}
+                Step::Expire => {
+                    e.remove();
+                }
+                Step::Spawn(child) => e.push(child),
+            });
+        }
     }
 
-    fn par_traverse_pass<const M: u32, const C: bool>(
+    fn par_traverse_pass<const M: u32, const C: bool, const MV: bool>(
         c: &mut ReadWriteCollection<Entity>,
-        s: Scenario<M, C>,
+        s: Scenario<M, C, MV>,
     ) {
         par_pass_with(c, s, auto_mode());
     }
@@ -185,21 +203,34 @@ mod imp {
     }
 
     #[inline(never)]
-    fn par_pass_with<const M: u32, const C: bool>(
+    fn par_pass_with<const M: u32, const C: bool, const MV: bool>(
         c: &mut ReadWriteCollection<Entity>,
-        s: Scenario<M, C>,
+        s: Scenario<M, C, MV>,
         mode: ParMode,
     ) -> ParStats {
-        c.par_traverse_with(mode, |mut e| match step(&mut e, &s) {
-            Step::Keep => {}
-            Step::Expire => {
-                e.remove();
-            }
-            Step::Spawn(child) => e.push(child),
-        })
+        if MV {
+            c.par_traverse_with(mode, move |mut e| match step(&mut e, &s) {
+                Step::Keep => {}
+                Step::Expire => {
+                    e.remove();
+                }
+                Step::Spawn(child) => e.push(child),
+            })
+        } else {
+            c.par_traverse_with(mode, |mut e| match step(&mut e, &s) {
+                Step::Keep => {}
+                Step::Expire => {
+                    e.remove();
+                }
+                Step::Spawn(child) => e.push(child),
+            })
+        }
     }
 
-    fn par_iter_mut_pass<const M: u32, const C: bool>(v: &mut Vec<Entity>, s: Scenario<M, C>) {
+    fn par_iter_mut_pass<const M: u32, const C: bool, const MV: bool>(
+        v: &mut Vec<Entity>,
+        s: Scenario<M, C, MV>,
+    ) {
         v.par_iter_mut().for_each(|e| {
             let _ = step(e, &s);
         });
@@ -207,7 +238,10 @@ mod imp {
 
     /// The workaround: parallel update into a mask, serial retain (which
     /// also collects the spawns), serial pass over the spawns.
-    fn three_pass<const M: u32, const C: bool>(st: &mut ThreePass, s: Scenario<M, C>) {
+    fn three_pass<const M: u32, const C: bool, const MV: bool>(
+        st: &mut ThreePass,
+        s: Scenario<M, C, MV>,
+    ) {
         let ThreePass { v, mask, side } = st;
         mask.clear();
         v.par_iter_mut()
@@ -369,8 +403,8 @@ mod imp {
 
     /// Every method on one scenario, checked against `traverse`, then
     /// timed (criterion, or alternating rounds).
-    fn scenario<const M: u32, const C: bool>(
-        s: Scenario<M, C>,
+    fn scenario<const M: u32, const C: bool, const MV: bool>(
+        s: Scenario<M, C, MV>,
         n: usize,
         base: &[Entity],
         cap: usize,
@@ -542,6 +576,7 @@ mod imp {
         scenario(Heavy::new(), n, &base, cap, &mut criterion, &only);
         scenario(Cheap::new(), n, &base, cap, &mut criterion, &only);
         scenario(Update::new(), n, &base, cap, &mut criterion, &only);
+        scenario(CheapMove::new(), n, &base, cap, &mut criterion, &only);
         criterion.final_summary();
     }
 }
