@@ -39,14 +39,14 @@
 //!
 //! # When it runs serially
 //!
-//! Splitting a round costs about 3 ns per element on the machine this
+//! Splitting a round costs about 4 ns per element on the machine this
 //! crate is measured on (the second move of a kept element, and two threads
 //! sharing the memory bandwidth) and about 60 µs per round (starting the
 //! workers three times). So the rest of a round runs in parallel only when
 //! the time per element of the timed start of the round (of its faster
 //! half, so that an interrupt does not make a cheap closure look heavy),
 //! over the rest of the round and shared out over the threads, saves more
-//! than that: on two threads, from about 6 ns of work per element. A rest
+//! than that: on two threads, from about 8 ns of work per element. A rest
 //! of fewer than [`PAR_MIN_LEN`] elements is never split, so a round of
 //! fewer than `PAR_MIN_LEN` + 3072 elements (and a pass over fewer) is not
 //! timed at all and runs serially, as on a one-thread pool.
@@ -130,7 +130,7 @@ const SPLIT_MIN_LEN: usize = WARM_LEN + PROBE_LEN + PAR_MIN_LEN;
 /// What a parallel round costs beyond the serial work it shares out, per
 /// element: the compaction (about one more move of every kept element,
 /// on top of the walk), and the memory traffic two threads share.
-const PAR_COST_PER_ELEMENT_NS: f64 = 3.0;
+const PAR_COST_PER_ELEMENT_NS: f64 = 4.0;
 
 /// What a parallel round costs once: starting the workers three times
 /// and settling the round.
