@@ -483,6 +483,19 @@ fn worth_parallel(probe: Duration, probed: usize, rest: usize, threads: usize) -
     saved > added
 }
 
+/// The time a probe's two halves (elements walked, time taken) would have
+/// taken together at the faster half's rate per element: a stall in one
+/// half (an interrupt, a preemption) does not count. With an empty half,
+/// their sum.
+fn probe_time(first: (usize, Duration), second: (usize, Duration)) -> Duration {
+    let ((n1, t1), (n2, t2)) = (first, second);
+    if n1 == 0 || n2 == 0 {
+        return t1 + t2;
+    }
+    let per_ns = (t1.as_secs_f64() / n1 as f64).min(t2.as_secs_f64() / n2 as f64) * 1e9;
+    Duration::from_nanos((per_ns * (n1 + n2) as f64) as u64)
+}
+
 /// The policy every walk of a parallel pass applies: the collection's,
 /// with the removal hook called directly (the serial walk on the calling
 /// thread) or deferred (a part of a parallel round: the auto-removed
@@ -639,14 +652,7 @@ impl<T: Send> Control<T> {
                     (cursor, second) = walk_some(cursor, f, probe - probe / 2);
                     let (t1, t2) = (half - started, half.elapsed());
                     let probed = first + second;
-                    let took = if first == 0 || second == 0 {
-                        t1 + t2
-                    } else {
-                        let per_ns = (t1.as_secs_f64() / first as f64)
-                            .min(t2.as_secs_f64() / second as f64)
-                            * 1e9;
-                        Duration::from_nanos((per_ns * probed as f64) as u64)
-                    };
+                    let took = probe_time((first, t1), (second, t2));
                     self.stats.probed += probed;
                     self.stats.probe_time += took;
                     // The round's elements not yet visited.
@@ -913,8 +919,53 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
 
 #[cfg(test)]
 mod tests {
-    use super::{chunk_count, worth_parallel, PAR_MIN_LEN};
+    use super::{
+        chunk_count, probe_time, worth_parallel, ParMode, PAR_MIN_LEN, PROBE_LEN, SPLIT_MIN_LEN,
+    };
+    use crate::collection::ReadWriteCollection;
     use core::time::Duration;
+    use std::time::Instant;
+
+    #[test]
+    fn a_stall_in_one_half_of_the_probe_does_not_count() {
+        let ns = |n: u64| Duration::from_nanos(n);
+        // 1024 elements at 2 ns, then 1024 at 2 ns plus a 5 ms stall.
+        let stalled = probe_time((1024, ns(2048)), (1024, ns(2048 + 5_000_000)));
+        assert_eq!(stalled, ns(4096));
+        // Slower in the first half: the second counts.
+        assert_eq!(probe_time((1024, ns(1 << 30)), (1024, ns(3072))), ns(6144));
+        // Uneven halves: per element.
+        assert_eq!(probe_time((1000, ns(3000)), (3000, ns(3000))), ns(4000));
+        // An empty half: the other one, whole.
+        assert_eq!(probe_time((0, ns(0)), (10, ns(70))), ns(70));
+        assert_eq!(probe_time((10, ns(70)), (0, ns(5))), ns(75));
+        assert!(worth_parallel(stalled + ns(5_000_000), 2048, 1_000_000, 2));
+        assert!(!worth_parallel(stalled, 2048, 1_000_000, 2));
+    }
+
+    /// A closure that takes about a microsecond per element: heavy enough
+    /// to split on two threads whatever the build.
+    fn heavy(mut e: super::ParEntry<'_, u64>) {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_micros(1) {
+            core::hint::spin_loop();
+        }
+        *e += 1;
+    }
+
+    #[test]
+    fn a_pass_too_small_to_split_is_not_timed() {
+        let mut c: ReadWriteCollection<u64> = (0..SPLIT_MIN_LEN as u64 - 1).collect();
+        let stats = c.par_traverse_with(ParMode::Auto, heavy);
+        assert_eq!((stats.rounds, stats.probed), (0, 0));
+        assert!(c.iter().enumerate().all(|(i, &v)| v == i as u64 + 1));
+
+        let mut c: ReadWriteCollection<u64> = (0..SPLIT_MIN_LEN as u64).collect();
+        let stats = c.par_traverse_with(ParMode::Auto, heavy);
+        assert_eq!(stats.probed, PROBE_LEN);
+        assert_eq!(stats.rounds, usize::from(rayon::current_num_threads() >= 2));
+        assert!(c.iter().enumerate().all(|(i, &v)| v == i as u64 + 1));
+    }
 
     #[test]
     fn chunks_are_four_per_thread_and_never_smaller_than_half_the_minimum() {
