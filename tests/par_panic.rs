@@ -250,26 +250,40 @@ fn pool() -> rayon::ThreadPool {
         .unwrap()
 }
 
+/// How a pass runs: `traverse`, or `par_traverse_with` in a mode.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum How {
+    Serial,
+    Parallel(ParMode),
+}
+
+/// `true`: parallel rounds forced (deterministic parts); `false`: serial.
+impl From<bool> for How {
+    fn from(parallel: bool) -> Self {
+        if parallel {
+            How::Parallel(ParMode::Parallel)
+        } else {
+            How::Serial
+        }
+    }
+}
+
 /// Runs one pass (parallel in a pool of two threads, or serial) and returns
 /// the panic's message, if it panicked.
 fn pass<A: ParAutoRemove<Item> + Send>(
     c: &mut ReadWriteCollection<Item, A>,
-    parallel: bool,
+    how: impl Into<How>,
     track: &Arc<Track>,
     fault: Fault,
     push: bool,
     by_closure: &Mutex<Vec<usize>>,
 ) -> Option<String> {
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        if parallel {
-            pool().install(|| {
-                c.par_traverse_with(ParMode::Parallel, |e| {
-                    step(e, track, fault, push, by_closure)
-                })
-            });
-        } else {
-            c.traverse(|e| step(e, track, fault, push, by_closure));
+    let result = catch_unwind(AssertUnwindSafe(|| match how.into() {
+        How::Parallel(mode) => {
+            pool()
+                .install(|| c.par_traverse_with(mode, |e| step(e, track, fault, push, by_closure)));
         }
+        How::Serial => c.traverse(|e| step(e, track, fault, push, by_closure)),
     }));
     result
         .err()
@@ -296,7 +310,8 @@ struct Outcome {
 /// One pass over the originals, with `expired` as the predicate and a hook
 /// that panics on the ids in `hook_panics`. Checks the conservation law
 /// and that every element is dropped exactly once.
-fn run(parallel: bool, fault: Fault, hook_panics: &[usize], shrink: bool) -> Outcome {
+fn run(how: impl Into<How>, fault: Fault, hook_panics: &[usize], shrink: bool) -> Outcome {
+    let how = how.into();
     let track = Track::new();
     let hooked = Hooked::new(hook_panics);
     let by_closure = Mutex::new(Vec::new());
@@ -307,7 +322,7 @@ fn run(parallel: bool, fault: Fault, hook_panics: &[usize], shrink: bool) -> Out
         c.reserve(8 * n());
         c.set_shrink_policy(Some(ShrinkPolicy::new(50, 1)));
     }
-    let panic = pass(&mut c, parallel, &track, fault, true, &by_closure);
+    let panic = pass(&mut c, how, &track, fault, true, &by_closure);
     let mut by_closure = by_closure.into_inner().unwrap();
     by_closure.sort_unstable();
     let outcome = Outcome {
@@ -320,7 +335,11 @@ fn run(parallel: bool, fault: Fault, hook_panics: &[usize], shrink: bool) -> Out
     };
     drop(c);
     let ids: Vec<usize> = outcome.items.iter().map(|&(id, _)| id).collect();
-    let what = if parallel { "parallel" } else { "serial" };
+    let what = if how == How::Serial {
+        "serial"
+    } else {
+        "parallel"
+    };
     track.assert_conserved(what, &ids, &outcome.hooked, &outcome.by_closure);
     track.assert_each_dropped_once(what);
     outcome
@@ -372,8 +391,13 @@ fn middle_original() -> usize {
 
 /// A parallel outcome equal to the serial one, with the panic's message.
 fn assert_same_as_serial(fault: Fault, hook_panics: &[usize], message: &str) {
+    assert_same_as_serial_in(ParMode::Parallel, fault, hook_panics, message);
+}
+
+/// [`assert_same_as_serial`] for a pass in `mode`.
+fn assert_same_as_serial_in(mode: ParMode, fault: Fault, hook_panics: &[usize], message: &str) {
     let serial = run(false, fault, hook_panics, false);
-    let parallel = run(true, fault, hook_panics, false);
+    let parallel = run(How::Parallel(mode), fault, hook_panics, false);
     assert_eq!(serial.panic.as_deref(), Some(message));
     assert_eq!(parallel.panic.as_deref(), Some(message));
     assert_eq!(
@@ -474,6 +498,38 @@ fn a_closure_panic_in_a_later_round_leaves_what_traverse_leaves() {
         .unwrap();
     assert!(n() / 8 < PAR_MIN_LEN, "the second round runs in one chunk");
     assert_same_as_serial(Fault::Closure(bad), &[], &format!("closure {bad}"));
+}
+
+/// The first original at or after `from` that reaches the closure (is not
+/// removed on arrival).
+fn reaching_from(from: usize) -> usize {
+    (from..n()).find(|&id| ttl_of(id) > 0).unwrap()
+}
+
+#[test]
+fn a_closure_panic_in_the_timed_start_of_a_round_leaves_what_traverse_leaves() {
+    // `par_traverse` walks a round's first elements serially: untimed,
+    // then two timed halves (natively 1024 each, under Miri 2 each).
+    let (warm, half) = if cfg!(miri) { (2, 2) } else { (1024, 1024) };
+    assert!(
+        n() >= PAR_MIN_LEN + warm + 2 * half,
+        "the first round is timed"
+    );
+    for from in [0, warm, warm + half] {
+        let bad = reaching_from(from);
+        assert!(bad < warm + 2 * half, "{bad}: in the timed start");
+        let fault = Fault::Closure(bad);
+        assert_same_as_serial_in(ParMode::Auto, fault, &[], &format!("closure {bad}"));
+    }
+    // Late in the first round: the rest ran in parallel (its last part) or
+    // serially, as the timing decided; either way the serial result.
+    let bad = late_original();
+    assert_same_as_serial_in(
+        ParMode::Auto,
+        Fault::Closure(bad),
+        &[],
+        &format!("closure {bad}"),
+    );
 }
 
 #[test]
