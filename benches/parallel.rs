@@ -446,11 +446,10 @@ mod imp {
                 s.name()
             );
             eprintln!(
-            "# {} {mode:?}: {} parallel rounds, moves per kept element {:.3} ({} parked), probe {:.2} ns/element over {}",
+            "# {} {mode:?}: {} parallel rounds, moves per kept element {:.3}, probe {:.2} ns/element over {}",
             s.name(),
             stats.rounds,
             stats.moves as f64 / stats.kept.max(1) as f64,
-            stats.parked,
             stats.probe_time.as_secs_f64() * 1e9 / stats.probed.max(1) as f64,
             stats.probed
         );

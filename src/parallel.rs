@@ -10,18 +10,19 @@
 //!    its first elements (1024 untimed, then 2048 timed in two halves).
 //!    What they push goes to the end, as in the serial pass.
 //! 2. If the rest of the round is worth splitting (next section), it is
-//!    split into contiguous parts, four per thread. A worker walks its
-//!    part exactly as the serial cursor does (same predicate checks on
-//!    arrival and on moving on), but in place: a removed element leaves a
-//!    hole, whose position the part lists; pushes and auto-removed
-//!    elements go to the part's own lists.
-//! 3. The kept elements are then moved to their final places, in order,
-//!    by one job per thread, each over a group of parts; an element whose
-//!    place lies in an earlier group's slots (which that group may still
-//!    be reading) is parked in a side buffer and written after every group
-//!    is done. With a removal rate `r` on two threads, about `r / 2` of
-//!    the kept elements are parked: every kept element moves at most once,
-//!    those move twice (1.06 moves per kept element at 10 % removed).
+//!    split into contiguous parts, at least four per thread and small
+//!    enough to stay in the caches (about 1 MiB of elements each). The
+//!    workers take the parts in order. A worker walks its part exactly as
+//!    the serial cursor does (same predicate checks on arrival and on
+//!    moving on), but in place: a removed element leaves a hole, whose
+//!    position the part lists; pushes and auto-removed elements go to the
+//!    part's own lists.
+//! 3. Then the worker moves the compaction on, in part order, as far as
+//!    the walked parts allow: the kept elements of each part whose
+//!    predecessors are all compacted go to their final places, right
+//!    after the kept elements before them, while the part is still in the
+//!    caches. Every kept element moves at most once (one already in its
+//!    place does not), and the other workers go on walking meanwhile.
 //! 4. The removal hook receives the auto-removed elements serially, on
 //!    the calling thread, part by part: the serial pass's order.
 //! 5. The parts' push lists are appended in part order, after the pushes
@@ -456,14 +457,25 @@ impl<T: fmt::Debug> fmt::Debug for ParEntry<'_, T> {
     }
 }
 
-/// How many parts a round of `n` elements is split into on `threads`
-/// threads: four per thread, so that uneven work balances, but none
-/// smaller than `PAR_MIN_LEN / 2` elements, and at least two.
-fn chunk_count(n: usize, threads: usize) -> usize {
+/// Bytes of elements in a part, at most, where that leaves parts of
+/// `PAR_MIN_LEN / 2` elements or more: a part is compacted right after it
+/// is walked, while it is in the caches.
+const PART_BYTES: usize = 1 << 20;
+
+/// How many parts a round of `n` elements of `size` bytes is split into on
+/// `threads` threads: at least four per thread, so that uneven work
+/// balances, and enough for parts of [`PART_BYTES`]; but none smaller
+/// than `PAR_MIN_LEN / 2` elements, and at least two.
+fn chunk_count(n: usize, size: usize, threads: usize) -> usize {
     if n < PAR_MIN_LEN {
         1
     } else {
-        threads.saturating_mul(4).min(n / (PAR_MIN_LEN / 2)).max(2)
+        let cached = n.saturating_mul(size) / PART_BYTES;
+        threads
+            .saturating_mul(4)
+            .max(cached)
+            .min(n / (PAR_MIN_LEN / 2))
+            .max(2)
     }
 }
 
@@ -691,7 +703,7 @@ impl<T: Send> Control<T> {
     {
         let parts = match self.mode {
             ParMode::Parallel => self.threads.saturating_mul(4).max(2),
-            _ => chunk_count(rest, self.threads),
+            _ => chunk_count(rest, core::mem::size_of::<T>(), self.threads),
         };
         let Some(scratch) = self.scratch.as_deref_mut() else {
             unreachable!("a pass that may split has its lists")
@@ -829,10 +841,9 @@ pub struct ParStats {
     pub rounds: usize,
     /// Elements those rounds kept.
     pub kept: usize,
-    /// Element moves their compaction made (a parked element counts two).
+    /// Element moves their compaction made (at most one per kept
+    /// element: one that is already in its place does not move).
     pub moves: usize,
-    /// Elements parked (moved twice).
-    pub parked: usize,
     /// Elements the serial starts of the rounds visited (after their
     /// untimed warm-up), and how long they took at the rate of their
     /// faster half (what the decisions were based on).
@@ -920,7 +931,8 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
 #[cfg(test)]
 mod tests {
     use super::{
-        chunk_count, probe_time, worth_parallel, ParMode, PAR_MIN_LEN, PROBE_LEN, SPLIT_MIN_LEN,
+        chunk_count, probe_time, worth_parallel, ParMode, PART_BYTES, PAR_MIN_LEN, PROBE_LEN,
+        SPLIT_MIN_LEN,
     };
     use crate::collection::ReadWriteCollection;
     use core::time::Duration;
@@ -968,17 +980,23 @@ mod tests {
     }
 
     #[test]
-    fn chunks_are_four_per_thread_and_never_smaller_than_half_the_minimum() {
+    fn chunks_are_four_per_thread_cache_sized_and_never_smaller_than_half_the_minimum() {
         let half = PAR_MIN_LEN / 2;
-        assert_eq!(chunk_count(PAR_MIN_LEN - 1, 8), 1);
-        assert_eq!(chunk_count(PAR_MIN_LEN, 8), 2);
-        assert_eq!(chunk_count(PAR_MIN_LEN, 1), 2);
-        assert_eq!(chunk_count(5 * half, 8), 5);
-        assert_eq!(chunk_count(5 * half + half - 1, 8), 5);
-        assert_eq!(chunk_count(100 * half, 2), 8);
-        assert_eq!(chunk_count(100 * half, 3), 12);
-        assert_eq!(chunk_count(100 * half, 1), 4);
-        assert_eq!(chunk_count(usize::MAX, usize::MAX), usize::MAX / half);
+        assert_eq!(chunk_count(PAR_MIN_LEN - 1, 8, 8), 1);
+        assert_eq!(chunk_count(PAR_MIN_LEN, 8, 8), 2);
+        assert_eq!(chunk_count(PAR_MIN_LEN, 8, 1), 2);
+        assert_eq!(chunk_count(5 * half, 8, 8), 5);
+        assert_eq!(chunk_count(5 * half + half - 1, 8, 8), 5);
+        assert_eq!(chunk_count(100 * half, 0, 2), 8);
+        assert_eq!(chunk_count(100 * half, 0, 3), 12);
+        assert_eq!(chunk_count(100 * half, 0, 1), 4);
+        // Parts of `PART_BYTES`: 10M elements of 32 bytes in 305 parts.
+        assert_eq!(chunk_count(10_000_000, 32, 2), 10_000_000 * 32 / PART_BYTES);
+        // But none smaller than half the minimum.
+        assert_eq!(chunk_count(100 * half, 1 << 20, 2), 100);
+        assert_eq!(chunk_count(usize::MAX, 1, usize::MAX), usize::MAX / half);
+        // No overflow: the byte count saturates.
+        assert_eq!(chunk_count(usize::MAX, usize::MAX, 2), usize::MAX / PART_BYTES);
     }
 
     #[test]

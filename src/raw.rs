@@ -1097,32 +1097,32 @@ impl<T> OtherLayers<'_, T> {
 
 // ------------------------------------------------------------- parallel
 //
-// A parallel round visits every unvisited element of a pass at once, in
-// three phases, and leaves the pass as the serial cursor would after
-// visiting them (see `par_round`):
+// A parallel round visits every unvisited element of a pass at once and
+// leaves the pass as the serial cursor would after visiting them (see
+// `par_round`). The workers claim parts in order; each walks its part in
+// place (a removal leaves a hole, whose offset the part lists), then moves
+// the compaction frontier on as far as it can: part by part, in order, the
+// kept elements of every walked part whose predecessors are all compacted
+// go to their final slots, right after the kept elements before them.
 //
 // ```text
-//  phase 1 (workers): every part walked in place; a removal leaves a hole
-//  buf     write       read                                        end
-//  | kept  |  hole     | part 0  o o x o | part 1  o x o o | ...    |
+//  buf     write(D)    read
+//  | kept  |  free     | part 0  o o x o | part 1  o x o o | part 2 ...
 //                        (x: hole, offset recorded in the part's list)
 //
-//  phase 2 (one job per group of parts): kept elements of group g go to
-//  [D_g, D_g + kept_g), D_0 = write; those whose destination lies in an
-//  earlier group's slots (not yet vacated) are parked in a side buffer
-//  phase 3 (one job per group): parked elements written to their slots
+//  part 0 walked, compacted: its kept elements at [D, D + kept_0)
+//  | kept  | p0 kept | free              | part 1  o x o o | part 2 ...
 //
 //  after:  | kept                      | pushes of the round, in part order |
 //          buf                         write = read                         end
 // ```
 //
-// Group g's destinations below its first slot `S_g` lie either in the
-// pass's hole (before `read`: nobody reads or writes there) or in earlier
-// groups' slots, which those groups may still be reading during phase 2:
-// only the latter are parked. So group 0 never parks, and group g parks
-// about the number of elements removed before it: with two groups and a
-// removal rate r, about r/2 of the elements move twice, every other kept
-// element at most once.
+// Compacting part i writes only slots below its own last slot: the free
+// ones before it (the pass's hole, and what the parts before it vacated,
+// all compacted already) and its own, in increasing order (a kept element
+// moves down or stays). Later parts, which other workers may still be
+// walking, lie above. So every kept element moves at most once, while its
+// part is still in the caches, and no element is parked.
 
 #[cfg(feature = "rayon")]
 /// The element lists one part of a parallel round fills; kept (empty,
@@ -1137,15 +1137,14 @@ pub(crate) struct PartLists<T> {
 
 #[cfg(feature = "rayon")]
 /// What the parallel rounds of a collection keep between passes, all of
-/// it empty between rounds: per part its hole list and element lists, per
-/// group its park buffer and its plan.
+/// it empty between rounds: per part its hole list, its element lists and
+/// whether it was walked.
 pub(crate) struct ParScratch<T> {
     /// Per part: offsets from the part's first slot, increasing, of the
     /// slots whose element was removed (moved out: the slot is a hole).
     holes: Vec<Vec<usize>>,
     lists: Vec<PartLists<T>>,
-    parks: Vec<Vec<T>>,
-    plan: Vec<Group>,
+    walked: Vec<bool>,
 }
 
 #[cfg(feature = "rayon")]
@@ -1154,8 +1153,7 @@ impl<T> Default for ParScratch<T> {
         ParScratch {
             holes: Vec::new(),
             lists: Vec::new(),
-            parks: Vec::new(),
-            plan: Vec::new(),
+            walked: Vec::new(),
         }
     }
 }
@@ -1241,95 +1239,65 @@ impl Split {
 }
 
 #[cfg(feature = "rayon")]
-/// One group of phase 2: parts `[first, last)`, whose `kept` elements go to `[dest, dest + kept)`, the `j`-th
-/// kept one to `dest + j`, except `j` in `[park_from, park_to)`: parked.
-#[derive(Clone, Copy, Debug)]
-struct Group {
-    first: usize,
-    last: usize,
-    dest: usize,
-    kept: usize,
-    park_from: usize,
-    park_to: usize,
-}
-
-#[cfg(feature = "rayon")]
-/// Phase 2 for one group: moves its kept elements (its parts' slots that
-/// are not holes, in order) to their destinations, or into `park`.
-/// Returns the number of elements moved (parked ones included).
+/// Compacts part `i` of a round: moves its kept elements (its slots that
+/// are not `holes`, in order) to `[dest, dest + kept)`. Returns how many
+/// moved (an element already in its place does not).
 ///
 /// # Safety
-/// `buf`, `split` and `holes` are the round's (see `par_round`); `park`
-/// has room for `park_to - park_from` more elements; every destination
-/// that is not parked and not one of the group's own slots is free (in
-/// the pass's hole), and no other job touches the group's slots.
-unsafe fn compact_group<T>(
+/// `buf` and `split` are the round's (see `par_round`), part `i` was
+/// walked and `holes` is its hole list; `dest` is at most the part's first
+/// slot and the slots `[dest, start)` are free; no other job touches the
+/// part's slots or those.
+unsafe fn compact_part<T>(
     buf: *mut T,
     split: Split,
-    holes: &[Vec<usize>],
-    g: Group,
-    park: &mut Vec<T>,
+    i: usize,
+    holes: &[usize],
+    dest: usize,
 ) -> usize {
+    let (start, len) = split.part(i);
     let mut moves = 0;
-    let mut j = 0; // kept elements seen so far
+    let mut to = dest;
     let mut run = |from: usize, n: usize| {
-        // The run is kept elements `[j, j + n)`: up to three pieces, by
-        // whether their destination is written now or they are parked.
-        let pieces = [
-            (j, (j + n).min(g.park_from)),
-            (j.max(g.park_from), (j + n).min(g.park_to)),
-            (j.max(g.park_to), j + n),
-        ];
-        for (i, (a, b)) in pieces.into_iter().enumerate() {
-            if a >= b {
-                continue;
-            }
-            let src = from + (a - j);
-            if i == 1 {
-                // SAFETY: `[src, src + b - a)` are initialised kept elements
-                // of this group and `park` has room (caller). Once copied,
-                // they count as the buffer's (`set_len`), and their slots
-                // are free: a later write over them loses nothing.
-                unsafe {
-                    let at = park.len();
-                    ptr::copy_nonoverlapping(
-                        real(add(buf, src)),
-                        real(add(park.as_mut_ptr(), at)),
-                        b - a,
-                    );
-                    park.set_len(at + (b - a));
-                }
-                moves += b - a;
-            } else if src != g.dest + a {
-                // SAFETY: the destination is below the source (a group's
-                // kept elements only move down) and its slots are free:
-                // holes, slots of this group's elements already moved or
-                // parked, or the pass's hole (caller). `ptr::copy` allows
-                // the overlap.
-                unsafe { ptr::copy(real(add(buf, src)), real(add(buf, g.dest + a)), b - a) };
-                moves += b - a;
-            }
+        if n > 0 && from != to {
+            // SAFETY: `[from, from + n)` are initialised kept elements of
+            // the part; `to < from` (kept elements only move down), and
+            // `[to, to + n)` is free: the slots before the part (caller),
+            // or the part's own holes and slots already moved from.
+            // `ptr::copy` allows the overlap.
+            unsafe { ptr::copy(real(add(buf, from)), real(add(buf, to)), n) };
+            moves += n;
         }
-        j += n;
+        to += n;
     };
-    for (i, holes) in holes.iter().enumerate().take(g.last).skip(g.first) {
-        let (start, len) = split.part(i);
-        let mut at = start;
-        for &h in holes {
-            run(at, start + h - at);
-            at = start + h + 1;
-        }
-        run(at, start + len - at);
+    let mut at = start;
+    for &h in holes {
+        run(at, start + h - at);
+        at = start + h + 1;
     }
-    debug_assert_eq!(j, g.kept);
+    run(at, start + len - at);
     moves
 }
 
 #[cfg(feature = "rayon")]
+/// Where the compaction of a round stands (see the section comment).
+struct Frontier<'a> {
+    /// The first part not yet compacted.
+    next: usize,
+    /// Where its first kept element goes.
+    dest: usize,
+    /// Which parts were walked.
+    walked: &'a mut [bool],
+    /// Elements moved so far.
+    moves: usize,
+}
+
+#[cfg(feature = "rayon")]
 /// Runs one round of a parallel pass over the next `n` unvisited elements
-/// of `core` (`[read, read + n)`): splits them into `parts` parts, each
-/// walked by `walk` on one of rayon's workers, then compacts them in
-/// `groups` groups. Afterwards the pass is as the serial cursor leaves it
+/// of `core` (`[read, read + n)`): splits them into `parts` parts, which
+/// `threads` jobs on rayon's workers claim in order, walk with `walk` and
+/// compact (see the section comment). Afterwards the pass is as the serial
+/// cursor leaves it
 /// after visiting those elements: kept ones in order at `[buf, write)`,
 /// then unvisited: the elements that followed the `n` (the pushes of the
 /// round's serial start), then the parts' pushes (in part order, each in
@@ -1337,9 +1305,9 @@ unsafe fn compact_group<T>(
 /// [`ParScratch::removed_lists`], for the caller's removal hook.
 ///
 /// If `walk` panics, the part's held element and its unvisited ones are
-/// kept (as visited, in order; a part that rayon did not start is kept
-/// whole) and the first panic is returned, with the round settled as
-/// above.
+/// kept (as visited, in order), every other part is walked to its end,
+/// and the first panic (in part order) is returned, with the round settled
+/// as above.
 ///
 /// # Panics
 /// If the buffer cannot grow for the pushes (capacity overflow, or an
@@ -1352,14 +1320,16 @@ pub(crate) fn par_round<T: Send>(
     scratch: &mut ParScratch<T>,
     n: usize,
     parts: usize,
-    groups: usize,
+    threads: usize,
     walk: impl Fn(Pass<'_, T>, &mut Vec<T>) + Sync,
     stats: &mut crate::parallel::ParStats,
 ) -> Result<(), alloc::boxed::Box<dyn core::any::Any + Send + 'static>> {
+    use core::sync::atomic::{AtomicUsize, Ordering};
     use rayon::prelude::*;
     use std::panic::{catch_unwind, AssertUnwindSafe};
+    use std::sync::{Mutex, PoisonError};
 
-    assert!(!core.held && core.pending.is_none() && parts > 0 && groups > 0);
+    assert!(!core.held && core.pending.is_none() && parts > 0);
     let c = core.c;
     // SAFETY (the `distance`s): positions ordered in one allocation.
     let (write, read, end) = unsafe {
@@ -1375,12 +1345,10 @@ pub(crate) fn par_round<T: Send>(
     );
     let tail = end - read - n;
     let parts = parts.min(n).max(1);
-    let groups = groups.min(parts);
     let ParScratch {
         holes,
         lists,
-        parks,
-        plan,
+        walked,
     } = scratch;
     if holes.len() < parts {
         holes.resize_with(parts, Vec::new);
@@ -1388,168 +1356,124 @@ pub(crate) fn par_round<T: Send>(
             pushed: Vec::new(),
             removed: Vec::new(),
         });
+        walked.resize(parts, false);
     }
-    if parks.len() < groups {
-        parks.resize_with(groups, Vec::new);
-    }
-    // Room for the plan now: from the end of phase 1 until the counters
-    // are written, the buffer holds holes the pass does not know about,
-    // so nothing there may unwind (an allocation could).
-    plan.clear();
-    plan.reserve(groups);
-    for (h, l) in holes.iter_mut().zip(lists.iter_mut()) {
+    for ((h, l), w) in holes
+        .iter_mut()
+        .zip(lists.iter_mut())
+        .zip(walked.iter_mut())
+    {
         h.clear();
         // Empty unless the caller's hook loop was abandoned by a panic.
         l.removed.clear();
         debug_assert!(l.pushed.is_empty());
+        *w = false;
     }
     let split = Split {
         read,
         per: n.div_ceil(parts).max(1),
         n,
     };
-    let shared = Shared(NonNull::new(c.buf).expect("a `Vec`'s pointer is not null"));
+    let buf = Shared(NonNull::new(c.buf).expect("a `Vec`'s pointer is not null"));
+    let part_holes = Shared(NonNull::new(holes.as_mut_ptr()).expect("not null"));
+    let part_lists = Shared(NonNull::new(lists.as_mut_ptr()).expect("not null"));
 
-    // --- phase 1: the workers walk their parts in place. Until the end
-    // of phase 2, the slots `[read, end)` belong to the parts (the `Vec`
-    // claims nothing: leak amplification of the pass).
-    // A part that panics stops there; the others run to their ends. The
-    // first panic (in part order) is returned.
+    // --- The workers claim the parts in order and walk them in place;
+    // after each part, the worker moves the compaction frontier on. Until
+    // the frontier is past the last part, the slots `[write, end)` belong
+    // to the round (the `Vec` claims nothing: leak amplification of the
+    // pass). No user code runs under the frontier's lock, and nothing
+    // there allocates (or unwinds).
+    // A part that panics stops there (its held and unvisited elements are
+    // kept, in order); the others run to their ends. The first panic (in
+    // part order) is returned.
     let store = Shared(core.store);
-    let walk_part = |i: usize, holes: &mut Vec<usize>, lists: &mut PartLists<T>| {
+    let claim = AtomicUsize::new(0);
+    let frontier = Mutex::new(Frontier {
+        next: 0,
+        dest: write,
+        walked: &mut walked[..parts],
+        moves: 0,
+    });
+    let first_panic: Mutex<Option<(usize, alloc::boxed::Box<dyn core::any::Any + Send>)>> =
+        Mutex::new(None);
+    let work = || loop {
+        let i = claim.fetch_add(1, Ordering::Relaxed);
+        if i >= parts {
+            return;
+        }
         let (start, len) = split.part(i);
-        // SAFETY: part `i`'s slots are initialised (unvisited elements of
-        // the pass), disjoint from every other part's, and nothing else
-        // touches them during phase 1; the store is only read meanwhile.
-        let pass = unsafe {
-            Pass::part(
-                store.get(),
-                add(shared.get().as_ptr(), start),
-                len,
-                &mut lists.pushed,
-                holes,
-            )
+        let walk_result = {
+            // SAFETY: part `i` is claimed by this job alone (the counter
+            // hands every index out once), so its hole list and element
+            // lists are borrowed by nothing else until it is marked walked
+            // (the borrows end with this block); other parts' are other
+            // elements of the same arrays.
+            let (holes_i, lists_i) = unsafe {
+                (
+                    &mut *part_holes.get().as_ptr().add(i),
+                    &mut *part_lists.get().as_ptr().add(i),
+                )
+            };
+            // SAFETY: part `i`'s slots are initialised (unvisited elements of
+            // the pass), disjoint from every other part's, and no compaction
+            // touches them before the part is marked walked (below); the store
+            // is only read meanwhile.
+            let pass = unsafe {
+                Pass::part(
+                    store.get(),
+                    add(buf.get().as_ptr(), start),
+                    len,
+                    &mut lists_i.pushed,
+                    holes_i,
+                )
+            };
+            catch_unwind(AssertUnwindSafe(|| walk(pass, &mut lists_i.removed)))
         };
-        catch_unwind(AssertUnwindSafe(|| walk(pass, &mut lists.removed)))
-            .err()
-            .map(|payload| (i, payload))
-    };
-    let first_panic = if parts == 1 {
-        walk_part(0, &mut holes[0], &mut lists[0])
-    } else {
-        holes[..parts]
-            .par_iter_mut()
-            .zip(lists[..parts].par_iter_mut())
-            .enumerate()
-            .map(|(i, (h, l))| walk_part(i, h, l))
-            .reduce(
-                || None,
-                |a, b| match (a, b) {
-                    (Some(a), Some(b)) => {
-                        let (first, later) = if a.0 < b.0 { (a, b) } else { (b, a) };
-                        crate::sync::discard_panic(later.1);
-                        Some(first)
+        if let Err(payload) = walk_result {
+            let mut first = first_panic.lock().unwrap_or_else(PoisonError::into_inner);
+            match &*first {
+                Some((j, _)) if *j < i => crate::sync::discard_panic(payload),
+                _ => {
+                    if let Some((_, later)) = first.replace((i, payload)) {
+                        crate::sync::discard_panic(later);
                     }
-                    (a, b) => a.or(b),
-                },
-            )
-    };
-    let ran = first_panic.map_or(Ok(()), |(_, payload)| Err(payload));
-
-    // --- phase 2 and 3: compaction. No user code runs from here on, and
-    // nothing allocates (the plan has room; the park buffers reserve
-    // fallibly).
-    let mut dest = write;
-    for g in 0..groups {
-        let (first, last) = (g * parts / groups, (g + 1) * parts / groups);
-        let start = split.part(first).0;
-        let kept: usize = (first..last)
-            .map(|i| split.part(i).1 - holes[i].len())
-            .sum();
-        // Kept element `j` goes to `dest + j`. Destinations below `read`
-        // are in the pass's hole (free); those in `[read, start)` are
-        // earlier groups' slots, maybe not yet vacated: parked.
-        let below_start = (start - dest).min(kept);
-        plan.push(Group {
-            first,
-            last,
-            dest,
-            kept,
-            park_from: read.saturating_sub(dest).min(below_start),
-            park_to: below_start,
-        });
-        dest += kept;
-    }
-    let new_write = dest;
-    let mut parallel = groups > 1;
-    if parallel {
-        for (g, park) in plan.iter().zip(parks.iter_mut()) {
-            debug_assert!(park.is_empty());
-            if park.try_reserve(g.park_to - g.park_from).is_err() {
-                parallel = false;
+                }
             }
         }
-    }
-    let (moves, parked) = if parallel {
-        let holes = &holes[..];
-        let plan = &plan[..];
-        let moved: usize = parks[..groups]
-            .par_iter_mut()
-            .zip(plan.par_iter())
-            .map(|(park, &g)| {
-                // SAFETY: a group reads only its own slots and writes its
-                // own slots or the pass's hole, all disjoint from other
-                // groups' (see the section comment); what would land in an
-                // earlier group's slots is parked, and `park` has room.
-                unsafe { compact_group(shared.get().as_ptr(), split, holes, g, park) }
-            })
-            .sum();
-        let unparked: usize = parks[..groups]
-            .par_iter_mut()
-            .zip(plan.par_iter())
-            .map(|(park, &g)| {
-                let k = park.len();
-                debug_assert_eq!(k, g.park_to - g.park_from);
-                // SAFETY: phase 2 is over: every kept element is at its
-                // destination or parked, so the slots
-                // `[dest + park_from, dest + park_to)` (earlier groups'
-                // slots above their final elements) are free and only this
-                // group writes them; the park buffer forgets what it hands
-                // over.
-                unsafe {
-                    ptr::copy_nonoverlapping(
-                        real(park.as_mut_ptr()),
-                        real(add(shared.get().as_ptr(), g.dest + g.park_from)),
-                        k,
-                    );
-                    park.set_len(0);
-                }
-                k
-            })
-            .sum();
-        (moved + unparked, unparked)
-    } else {
-        // One walk in buffer order: every destination is below its source
-        // and every earlier element has moved already, so nothing parks.
-        let whole = Group {
-            first: 0,
-            last: parts,
-            dest: write,
-            kept: new_write - write,
-            park_from: 0,
-            park_to: 0,
-        };
-        // SAFETY: as above, with one group whose destinations are its own
-        // vacated slots or the pass's hole.
-        (
-            unsafe { compact_group(c.buf, split, holes, whole, &mut parks[0]) },
-            0,
-        )
+        let mut f = frontier.lock().unwrap_or_else(PoisonError::into_inner);
+        f.walked[i] = true;
+        while f.next < parts && f.walked[f.next] {
+            let k = f.next;
+            // SAFETY: part `k` was walked (its walker is done with its
+            // hole list: the lock orders that before this); parts before
+            // it are compacted, so `[dest, start_k)` is free; parts after
+            // it lie above its slots; only the lock holder compacts.
+            let holes_k = unsafe { &*part_holes.get().as_ptr().add(k) };
+            let kept = split.part(k).1 - holes_k.len();
+            // SAFETY: as above (`compact_part`'s contract).
+            f.moves += unsafe { compact_part(buf.get().as_ptr(), split, k, holes_k, f.dest) };
+            f.dest += kept;
+            f.next += 1;
+        }
     };
+    if parts == 1 || threads < 2 {
+        work();
+    } else {
+        (0..threads).into_par_iter().for_each(|_| work());
+    }
+    let f = frontier
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    debug_assert_eq!(f.next, parts, "every part is claimed, walked and compacted");
+    let (new_write, moves) = (f.dest, f.moves);
+    let ran = first_panic
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+        .map_or(Ok(()), |(_, payload)| Err(payload));
     stats.rounds += 1;
     stats.kept += new_write - write;
     stats.moves += moves;
-    stats.parked += parked;
     for h in holes.iter_mut() {
         h.clear();
     }

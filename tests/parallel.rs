@@ -408,13 +408,12 @@ fn zero_sized_collection_at_usize_max_splits_into_exact_chunks() {
     assert_eq!(c.len(), usize::MAX - removed, "every element accounted for");
 }
 
-/// The parallel rounds move each kept element about once: on two
+/// The parallel rounds move each kept element at most once: on two
 /// threads, with 10% of the elements removed and 5% pushing a child, the
-/// compaction makes at most 1.10 moves per kept element (the elements
-/// parked because their destination lies in the other group's slots move
-/// twice: about half the removal rate).
+/// compaction makes no more moves than it keeps elements (and most kept
+/// elements do move: those after the first removal).
 #[test]
-fn parallel_rounds_move_kept_elements_about_once() {
+fn parallel_rounds_move_kept_elements_at_most_once() {
     let n: u64 = if cfg!(miri) { 400 } else { 200_000 };
     let mut c: ReadWriteCollection<u64> = (0..n).map(|i| splitmix(i) & !DEPTH).collect();
     let mut serial = c.clone();
@@ -436,10 +435,7 @@ fn parallel_rounds_move_kept_elements_about_once() {
         _ => *e = e.wrapping_add(1 << 40),
     });
     assert_eq!(c, serial);
-    assert!(stats.rounds >= 1 && stats.parked > 0, "{stats:?}");
-    let per_kept = stats.moves as f64 / stats.kept as f64;
-    assert!(
-        per_kept <= 1.10,
-        "{per_kept:.3} moves per kept element: {stats:?}"
-    );
+    assert!(stats.rounds >= 1, "{stats:?}");
+    assert!(stats.moves <= stats.kept, "{stats:?}");
+    assert!(stats.moves > stats.kept / 2, "{stats:?}");
 }
