@@ -41,9 +41,11 @@
 //! # When it runs serially
 //!
 //! Splitting a round costs about 4 ns per element on the machine this
-//! crate is measured on (the second move of a kept element, and two threads
-//! sharing the memory bandwidth) and about 60 µs per round (starting the
-//! workers three times). So the rest of a round runs in parallel only when
+//! crate is measured on (the compaction's move of a kept element, the
+//! walk's hole bookkeeping, and two threads sharing the memory bandwidth;
+//! fitted to where forced parallel rounds break even in the crate's sweep,
+//! with room for the noise) and about 60 µs per round (waking the workers,
+//! settling the round). So the rest of a round runs in parallel only when
 //! the time per element of the timed start of the round (of its faster
 //! half, so that an interrupt does not make a cheap closure look heavy),
 //! over the rest of the round and shared out over the threads, saves more
@@ -158,8 +160,8 @@ const SPLIT_MIN_LEN: usize = WARM_LEN + PROBE_LEN + PAR_MIN_LEN;
 /// on top of the walk), and the memory traffic two threads share.
 const PAR_COST_PER_ELEMENT_NS: f64 = 4.0;
 
-/// What a parallel round costs once: starting the workers three times
-/// and settling the round.
+/// What a parallel round costs once: waking the workers and settling the
+/// round.
 const PAR_COST_PER_ROUND_NS: f64 = 60_000.0;
 
 /// An auto-remove policy whose predicate can run on several threads at
@@ -996,7 +998,10 @@ mod tests {
         assert_eq!(chunk_count(100 * half, 1 << 20, 2), 100);
         assert_eq!(chunk_count(usize::MAX, 1, usize::MAX), usize::MAX / half);
         // No overflow: the byte count saturates.
-        assert_eq!(chunk_count(usize::MAX, usize::MAX, 2), usize::MAX / PART_BYTES);
+        assert_eq!(
+            chunk_count(usize::MAX, usize::MAX, 2),
+            usize::MAX / PART_BYTES
+        );
     }
 
     #[test]
