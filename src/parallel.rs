@@ -22,7 +22,8 @@
 //!    predecessors are all compacted go to their final places, right
 //!    after the kept elements before them, while the part is still in the
 //!    caches. Every kept element moves at most once (one already in its
-//!    place does not), and the other workers go on walking meanwhile.
+//!    place does not). One worker compacts at a time; the others walk
+//!    meanwhile (and wait for it when they finish a part).
 //! 4. The removal hook receives the auto-removed elements serially, on
 //!    the calling thread, part by part: the serial pass's order.
 //! 5. The parts' push lists are appended in part order, after the pushes

@@ -6,7 +6,7 @@
 //! established and kept here, with one requirement on those callers: a
 //! `Core` (from [`Pass::core`] or `Detached::core`) and the jobs of a
 //! parallel round are advanced in place, never swapped or replaced with
-//! another pass's (the stitch of a round asserts its chunks' order).
+//! another pass's.
 //!
 //! # Buffer state during a pass (ordered mode)
 //!
@@ -1181,9 +1181,12 @@ impl<T> ParScratch<T> {
 }
 
 #[cfg(feature = "rayon")]
-/// A pointer that a round's jobs share: the buffer (each job touches only
-/// the slots its part or group owns, see `par_round`) or the store (only
-/// read while the parts run: its `max`, when a part pushes).
+/// A pointer that a round's jobs share: the buffer (a job walks only the
+/// slots of the parts it claimed, and the frontier's lock holder compacts
+/// walked parts, see `par_round`), the store (only read while the parts
+/// run: its `max`, when a part pushes), or the per-part hole and element
+/// lists (each borrowed by the job that claimed its part, then read by the
+/// lock holder).
 struct Shared<P>(NonNull<P>);
 
 #[cfg(feature = "rayon")]
@@ -1198,8 +1201,9 @@ impl<P> Clone for Shared<P> {
 impl<P> Copy for Shared<P> {}
 
 #[cfg(feature = "rayon")]
-// SAFETY: the jobs that share it move elements between disjoint slots on
-// several threads (the buffer), or build passes that do (the store): that
+// SAFETY: the jobs that share it move elements between slots on several
+// threads (the buffer), build passes that do (the store), or hand lists of
+// elements and offsets from one thread to another (the part lists): that
 // needs the pointee to be `Send`. The pointer itself is only an address;
 // what may be done through it is argued where it is used.
 unsafe impl<P: Send> Send for Shared<P> {}
@@ -1262,9 +1266,10 @@ unsafe fn compact_part<T>(
         if n > 0 && from != to {
             // SAFETY: `[from, from + n)` are initialised kept elements of
             // the part; `to < from` (kept elements only move down), and
-            // `[to, to + n)` is free: the slots before the part (caller),
-            // or the part's own holes and slots already moved from.
-            // `ptr::copy` allows the overlap.
+            // the slots of `[to, to + n)` below `from` are free: the slots
+            // before the part (caller), or the part's own holes and slots
+            // already moved from; the rest is the run itself, which
+            // `ptr::copy` allows (an overlapping move).
             unsafe { ptr::copy(real(add(buf, from)), real(add(buf, to)), n) };
             moves += n;
         }
@@ -1277,6 +1282,18 @@ unsafe fn compact_part<T>(
     }
     run(at, start + len - at);
     moves
+}
+
+#[cfg(feature = "rayon")]
+/// Aborts the process if dropped: held across code that must not unwind,
+/// then forgotten.
+struct AbortOnUnwind;
+
+#[cfg(feature = "rayon")]
+impl Drop for AbortOnUnwind {
+    fn drop(&mut self) {
+        std::process::abort();
+    }
 }
 
 #[cfg(feature = "rayon")]
@@ -1431,14 +1448,17 @@ pub(crate) fn par_round<T: Send>(
             catch_unwind(AssertUnwindSafe(|| walk(pass, &mut lists_i.removed)))
         };
         if let Err(payload) = walk_result {
-            let mut first = first_panic.lock().unwrap_or_else(PoisonError::into_inner);
-            match &*first {
-                Some((j, _)) if *j < i => crate::sync::discard_panic(payload),
-                _ => {
-                    if let Some((_, later)) = first.replace((i, payload)) {
-                        crate::sync::discard_panic(later);
-                    }
+            // The payload that loses is dropped after the lock is released:
+            // its `Drop` is user code.
+            let loser = {
+                let mut first = first_panic.lock().unwrap_or_else(PoisonError::into_inner);
+                match &*first {
+                    Some((j, _)) if *j < i => Some(payload),
+                    _ => first.replace((i, payload)).map(|(_, later)| later),
                 }
+            };
+            if let Some(loser) = loser {
+                crate::sync::discard_panic(loser);
             }
         }
         let mut f = frontier.lock().unwrap_or_else(PoisonError::into_inner);
@@ -1457,6 +1477,11 @@ pub(crate) fn par_round<T: Send>(
             f.next += 1;
         }
     };
+    // From here until the counters are rewritten the buffer holds holes
+    // the pass does not know about: an unwind (only a bug, or an
+    // allocation failure in rayon whose handler unwinds) would let the
+    // pass drop uninitialised slots. Abort instead.
+    let no_unwind = AbortOnUnwind;
     if parts == 1 || threads < 2 {
         work();
     } else {
@@ -1465,15 +1490,16 @@ pub(crate) fn par_round<T: Send>(
     let f = frontier
         .into_inner()
         .unwrap_or_else(PoisonError::into_inner);
-    debug_assert_eq!(f.next, parts, "every part is claimed, walked and compacted");
+    if f.next != parts {
+        // Every part is claimed, walked and compacted unless `work`
+        // unwound, which the guard turns into an abort.
+        std::process::abort();
+    }
     let (new_write, moves) = (f.dest, f.moves);
     let ran = first_panic
         .into_inner()
         .unwrap_or_else(PoisonError::into_inner)
         .map_or(Ok(()), |(_, payload)| Err(payload));
-    stats.rounds += 1;
-    stats.kept += new_write - write;
-    stats.moves += moves;
     for h in holes.iter_mut() {
         h.clear();
     }
@@ -1498,6 +1524,10 @@ pub(crate) fn par_round<T: Send>(
         core.c.read = core.c.write;
         core.c.end = add(c.buf, new_write + tail);
     }
+    mem::forget(no_unwind);
+    stats.rounds += 1;
+    stats.kept += new_write - write;
+    stats.moves += moves;
     let unvisited = new_write + tail;
     let pushed = lists[..parts]
         .iter()
