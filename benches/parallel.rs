@@ -159,27 +159,30 @@ mod imp {
             .collect()
     }
 
+    /// The scenario's closure, the same for every pass method: `move`
+    /// (the scenario captured by value) or not (by reference), as
+    /// `$($move)?` says.
+    macro_rules! update {
+        ($s:ident $(, $move:ident)?) => {
+            $($move)? |mut e| match step(&mut e, &$s) {
+                Step::Keep => {}
+                Step::Expire => {
+                    e.remove();
+                }
+                Step::Spawn(child) => e.push(child),
+            }
+        };
+    }
+
     #[inline(never)]
     fn traverse_pass<const M: u32, const C: bool, const MV: bool>(
         c: &mut ReadWriteCollection<Entity>,
         s: Scenario<M, C, MV>,
     ) {
         if MV {
-            c.traverse(move |mut e| match step(&mut e, &s) {
-                Step::Keep => {}
-                Step::Expire => {
-                    e.remove();
-                }
-                Step::Spawn(child) => e.push(child),
-            });
+            c.traverse(update!(s, move));
         } else {
-            c.traverse(|mut e| match step(&mut e, &s) {
-                Step::Keep => {}
-                Step::Expire => {
-                    e.remove();
-                }
-                Step::Spawn(child) => e.push(child),
-            });
+            c.traverse(update!(s));
         }
     }
 
@@ -209,21 +212,9 @@ mod imp {
         mode: ParMode,
     ) -> ParStats {
         if MV {
-            c.par_traverse_with(mode, move |mut e| match step(&mut e, &s) {
-                Step::Keep => {}
-                Step::Expire => {
-                    e.remove();
-                }
-                Step::Spawn(child) => e.push(child),
-            })
+            c.par_traverse_with(mode, update!(s, move))
         } else {
-            c.par_traverse_with(mode, |mut e| match step(&mut e, &s) {
-                Step::Keep => {}
-                Step::Expire => {
-                    e.remove();
-                }
-                Step::Spawn(child) => e.push(child),
-            })
+            c.par_traverse_with(mode, update!(s))
         }
     }
 
