@@ -86,9 +86,10 @@
 //! order, and a part cannot know how much the parts before it will still
 //! push (any of their elements may push any number of times) until they
 //! are done. Answering a part's push exactly would mean waiting for every
-//! earlier part at its first push, which serialises any round that pushes. Unordered mode splits too and
-//! compacts the split part in order: its result is the serial one as a
-//! multiset, and the hook receives the same values (in another order).
+//! earlier part at its first push, which serialises any round that pushes.
+//! Unordered mode splits too and compacts the split part in order: its
+//! result is the serial one as a multiset, and the hook receives the same
+//! values (in another order).
 //!
 //! # Panics
 //!

@@ -1245,7 +1245,8 @@ impl Split {
 #[cfg(feature = "rayon")]
 /// Compacts part `i` of a round: moves its kept elements (its slots that
 /// are not `holes`, in order) to `[dest, dest + kept)`. Returns how many
-/// moved (an element already in its place does not).
+/// moved (an element already in its place does not) and `dest + kept`,
+/// where the next part's go.
 ///
 /// # Safety
 /// `buf` and `split` are the round's (see `par_round`), part `i` was
@@ -1258,7 +1259,7 @@ unsafe fn compact_part<T>(
     i: usize,
     holes: &[usize],
     dest: usize,
-) -> usize {
+) -> (usize, usize) {
     let (start, len) = split.part(i);
     let mut moves = 0;
     let mut to = dest;
@@ -1281,7 +1282,7 @@ unsafe fn compact_part<T>(
         at = start + h + 1;
     }
     run(at, start + len - at);
-    moves
+    (moves, to)
 }
 
 #[cfg(feature = "rayon")]
@@ -1470,10 +1471,11 @@ pub(crate) fn par_round<T: Send>(
             // it are compacted, so `[dest, start_k)` is free; parts after
             // it lie above its slots; only the lock holder compacts.
             let holes_k = unsafe { &*part_holes.get().as_ptr().add(k) };
-            let kept = split.part(k).1 - holes_k.len();
             // SAFETY: as above (`compact_part`'s contract).
-            f.moves += unsafe { compact_part(buf.get().as_ptr(), split, k, holes_k, f.dest) };
-            f.dest += kept;
+            let (moved, next_dest) =
+                unsafe { compact_part(buf.get().as_ptr(), split, k, holes_k, f.dest) };
+            f.moves += moved;
+            f.dest = next_dest;
             f.next += 1;
         }
     };
@@ -1491,8 +1493,10 @@ pub(crate) fn par_round<T: Send>(
         .into_inner()
         .unwrap_or_else(PoisonError::into_inner);
     if f.next != parts {
-        // Every part is claimed, walked and compacted unless `work`
-        // unwound, which the guard turns into an abort.
+        // Cannot happen: every part is claimed and walked (a panic in
+        // `walk` is caught), and its walker moves the frontier on after
+        // it. Were it a bug, the parts past the frontier would hold holes:
+        // abort rather than unwind over them.
         std::process::abort();
     }
     let (new_write, moves) = (f.dest, f.moves);
