@@ -417,8 +417,7 @@ mod imp {
         if std::env::var_os("RWC_PAR_DECISIONS").is_some() {
             let mut par = collection();
             for _ in 0..12 {
-                par.clear();
-                par.extend(base);
+                refill(&mut par, base);
                 let st = par_pass_with(&mut par, s, ParMode::Auto);
                 eprintln!(
                     "# {} Auto: {} parallel rounds, probe {:.2} ns/element",
