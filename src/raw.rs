@@ -267,6 +267,13 @@ struct Counters<T> {
     read: *mut T,
     end: *mut T,
     limit: *mut T,
+    /// `write != read`: the hole is not empty, so moving on moves an
+    /// element. Kept beside the positions (set where a removal opens the
+    /// hole, cleared where it is closed) so that in a walk that never
+    /// removes it is a loop-invariant value, and the compiler can split
+    /// the walk into a loop that never moves (as it does for a pass that
+    /// starts with `write == read` and never removes).
+    gap: bool,
 }
 
 // Not derived: a derive would require `T: Copy`.
@@ -345,6 +352,7 @@ impl<'a, T> Pass<'a, T> {
                 read: buf,
                 end,
                 limit,
+                gap: false,
             },
             unordered: store.unordered,
             store: NonNull::from(store),
@@ -402,6 +410,7 @@ impl<'a, T> Pass<'a, T> {
                     read: start,
                     end,
                     limit: end,
+                    gap: false,
                 },
                 held: false,
                 unordered: false,
@@ -537,6 +546,9 @@ impl<T> Core<T> {
         self.held = false;
         // SAFETY: `held` implies `write > buf`.
         self.c.write = unsafe { prev(self.c.write) };
+        // Ordered: `read` is past the slot, so the hole is open from here.
+        // Unordered: `read` comes back to `write` below.
+        self.c.gap = !self.unordered;
         // SAFETY: slot `write` (the old `write - 1`) was initialised (it was
         // held); the decrement above made it logically uninitialised, so it
         // is read exactly once.
@@ -570,8 +582,9 @@ impl<T> Core<T> {
             self.held = false;
             return false;
         }
-        if c.read != c.write {
-            // SAFETY: `write < read < end`: `read` is initialised and
+        debug_assert_eq!(c.gap, c.read != c.write, "`gap` out of step");
+        if c.gap {
+            // SAFETY: `write < read < end` (`gap`): `read` is initialised and
             // unvisited, `write` is the first hole slot; one element, so no
             // overlap. After the copy `read` belongs to the hole.
             unsafe { ptr::copy_nonoverlapping(real(c.read), real(c.write), 1) };
@@ -737,6 +750,7 @@ fn make_room<T>(mut store: NonNull<Store<T>>, mut c: Counters<T>) -> Option<Coun
             c.read = c.write;
             c.end = add(c.write, tail);
         }
+        c.gap = false;
         if c.end != c.limit {
             return Some(c);
         }
@@ -826,6 +840,7 @@ extern "C" fn finish_pass<T>(
         read,
         end,
         limit: end, // unused here
+        gap: write != read,
     };
     // SAFETY (the `distance`s): positions ordered in one allocation.
     let (kept, tail) = unsafe { (distance(c.buf, c.write), distance(c.read, c.end)) };
@@ -1526,6 +1541,7 @@ pub(crate) fn par_round<T: Send>(
         }
         core.c.write = add(c.buf, new_write);
         core.c.read = core.c.write;
+        core.c.gap = false;
         core.c.end = add(c.buf, new_write + tail);
     }
     mem::forget(no_unwind);
@@ -1573,6 +1589,7 @@ pub(crate) fn par_round<T: Send>(
             core.c.buf = buf;
             core.c.write = add(buf, new_write);
             core.c.read = core.c.write;
+            core.c.gap = false;
             core.c.end = add(buf, at);
             core.c.limit = add(buf, room);
         }
