@@ -161,7 +161,7 @@ impl<'a, T, A: AutoRemove<T>> Cursor<'a, T, A> {
         self.settle();
         loop {
             let core = self.pass.core();
-            if !core.advance() {
+            if !core.advance(!A::ACTIVE) {
                 return false;
             }
             if self.policy.should_remove(core.current()) {
@@ -330,7 +330,7 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
                 core.keep_current();
                 return false;
             }
-            if !core.advance() {
+            if !core.advance(!A::ACTIVE) {
                 return false;
             }
             *left -= 1;
@@ -379,7 +379,7 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
         self.settle();
         loop {
             let core = self.pass.core();
-            if !core.advance() {
+            if !core.advance(!A::ACTIVE) {
                 break;
             }
             if self.policy.should_remove(core.current()) {
@@ -717,7 +717,7 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
         self.settle_into(sink);
         loop {
             let core = self.pass.core();
-            if !core.advance() {
+            if !core.advance(!A::ACTIVE) {
                 return false;
             }
             if self.policy.should_remove(core.current()) {

@@ -64,9 +64,9 @@
 //! far as the compiler can tell, change between two elements, and it reads
 //! them from memory for every element. A closure of a few nanoseconds per
 //! element shows it: on the crate's benchmark (10M elements, about 2.5 ns
-//! each), a pass capturing its time step by reference took 1.02–1.04×
+//! each), a pass capturing its time step by reference took 1.03–1.07×
 //! `traverse`'s time, one capturing it by value (a `move` closure)
-//! 0.96–1.02× (the same, within the noise); in the caches (100k elements)
+//! 1.00–1.06× (the same, within the noise); in the caches (100k elements)
 //! the cheapest updates ran up to about 1.2× `traverse`'s time. When a
 //! cheap update matters, capture small values by value:
 //!

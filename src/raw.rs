@@ -575,15 +575,22 @@ impl<T> Core<T> {
     /// The caller has settled the previously held element, or (a policy
     /// that never removes) left it held: it is already counted as kept, so
     /// holding the next one simply replaces it.
+    ///
+    /// `by_gap` (a constant at every call site) picks how the hole is
+    /// tested: by the `gap` flag (loop-invariant in a walk that never
+    /// removes, see [`Counters::gap`]) or by comparing the positions (no
+    /// flag kept alive across the loop, for walks whose policy may remove
+    /// any element anyway).
     #[inline(always)]
-    pub(crate) fn advance(&mut self) -> bool {
+    pub(crate) fn advance(&mut self, by_gap: bool) -> bool {
         let c = &mut self.c;
         if c.read == c.end {
             self.held = false;
             return false;
         }
         debug_assert_eq!(c.gap, c.read != c.write, "`gap` out of step");
-        if c.gap {
+        let hole = if by_gap { c.gap } else { c.read != c.write };
+        if hole {
             // SAFETY: `write < read < end` (`gap`): `read` is initialised and
             // unvisited, `write` is the first hole slot; one element, so no
             // overlap. After the copy `read` belongs to the hole.
