@@ -591,7 +591,9 @@ impl<T> Core<T> {
         debug_assert_eq!(c.gap, c.read != c.write, "`gap` out of step");
         let hole = if by_gap { c.gap } else { c.read != c.write };
         if hole {
-            // SAFETY: `write < read < end` (`gap`): `read` is initialised and
+            // SAFETY: `write < read < end` (the hole is open: `gap`, which
+            // equals `read != write`, or the comparison itself, and
+            // `read < end` above): `read` is initialised and
             // unvisited, `write` is the first hole slot; one element, so no
             // overlap. After the copy `read` belongs to the hole.
             unsafe { ptr::copy_nonoverlapping(real(c.read), real(c.write), 1) };

@@ -88,6 +88,46 @@ fn bounded_zero_sized_collection_hands_the_value_back() {
     assert_eq!(c.len(), 3);
 }
 
+/// A push that closes the hole (no room to grow: the bound) and then the
+/// rest of the walk, for zero-sized elements (positions are counters) and
+/// for elements that take memory: every element is visited once, the
+/// push after the others, and the walk goes on from where it was.
+#[test]
+fn the_walk_goes_on_after_a_push_closed_the_hole() {
+    let mut units = ReadWriteCollection::bounded(4);
+    units.extend([(), (), (), ()]);
+    let mut cursor = units.cursor();
+    cursor.next().unwrap().remove();
+    cursor.next().unwrap();
+    assert!(cursor.try_push(()).is_ok()); // at the bound: closes the hole
+    let mut visited = 2;
+    while let Some(e) = cursor.next() {
+        visited += 1;
+        if visited == 4 {
+            e.remove();
+        }
+    }
+    drop(cursor);
+    assert_eq!((visited, units.len()), (5, 3));
+
+    let mut c = ReadWriteCollection::bounded(4);
+    c.extend([0, 1, 2, 3]);
+    let mut cursor = c.cursor();
+    cursor.next().unwrap().remove();
+    cursor.next().unwrap();
+    assert!(cursor.try_push(4).is_ok());
+    let mut seen = vec![0, 1];
+    while let Some(e) = cursor.next() {
+        seen.push(*e);
+        if *e == 2 {
+            e.remove();
+        }
+    }
+    drop(cursor);
+    assert_eq!(seen, [0, 1, 2, 3, 4]);
+    assert_eq!(c, [1, 3, 4]);
+}
+
 #[test]
 fn the_held_element_stays_usable_across_a_push_that_grows_the_buffer() {
     for hole in [0, 1, 3] {
