@@ -45,12 +45,15 @@
 //! crate is measured on (the compaction's move of a kept element, the
 //! walk's hole bookkeeping, and two threads sharing the memory bandwidth;
 //! fitted to where forced parallel rounds break even in the crate's sweep,
-//! with room for the noise) and about 60 µs per round (waking the workers,
-//! settling the round). So the rest of a round runs in parallel only when
-//! the time per element of the timed start of the round (of its faster
-//! half, so that an interrupt does not make a cheap closure look heavy),
-//! over the rest of the round and shared out over the threads, saves more
-//! than that: on two threads, from about 8 ns of work per element. A rest
+//! with room for the noise) and about 250 µs per round (waking the
+//! workers and settling the round: rayon's threads, woken from sleep, took
+//! 20–70 µs to start when they had just worked and up to 300 µs after 10 ms
+//! idle, as between the frames of a game). So the rest of a round runs in
+//! parallel only when the time per element of the timed start of the round
+//! (of its faster half, so that an interrupt does not make a cheap closure
+//! look heavy), over the rest of the round and shared out over the
+//! threads, saves more than that: on two threads, from about 8 ns of work
+//! per element in rounds of millions of elements, 13 ns at 100k. A rest
 //! of fewer than [`PAR_MIN_LEN`] elements is never split, so a round of
 //! fewer than `PAR_MIN_LEN` + 3072 elements (and a pass over fewer) is not
 //! timed at all and runs serially, as on a one-thread pool.
@@ -162,9 +165,9 @@ const SPLIT_MIN_LEN: usize = WARM_LEN + PROBE_LEN + PAR_MIN_LEN;
 /// on top of the walk), and the memory traffic two threads share.
 const PAR_COST_PER_ELEMENT_NS: f64 = 4.0;
 
-/// What a parallel round costs once: waking the workers and settling the
-/// round.
-const PAR_COST_PER_ROUND_NS: f64 = 60_000.0;
+/// What a parallel round costs once: waking the workers (20–300 µs here,
+/// more the longer they slept) and settling the round.
+const PAR_COST_PER_ROUND_NS: f64 = 250_000.0;
 
 /// An auto-remove policy whose predicate can run on several threads at
 /// once, as [`par_traverse`](ReadWriteCollection::par_traverse) needs.
