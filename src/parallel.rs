@@ -51,7 +51,9 @@
 //! idle, as between the frames of a game). So the rest of a round runs in
 //! parallel only when the time per element of the timed start of the round
 //! (of its faster half, so that an interrupt does not make a cheap closure
-//! look heavy), over the rest of the round and shared out over the
+//! look heavy; for a pass's first round, no more than the previous pass's,
+//! so that one start timed while the machine was busy does not either),
+//! over the rest of the round and shared out over the
 //! threads, saves more than that: on two threads, from about 8 ns of work
 //! per element in rounds of millions of elements, 13 ns at 100k. A rest
 //! of fewer than [`PAR_MIN_LEN`] elements is never split, so a round of
@@ -515,6 +517,23 @@ fn probe_time(first: (usize, Duration), second: (usize, Duration)) -> Duration {
     Duration::from_nanos((per_ns * (n1 + n2) as f64) as u64)
 }
 
+/// The time of a pass's first probe as the decision counts it: at the
+/// lower of its own rate per element and the rate of the first probe of
+/// the collection's previous pass (`last_rate_ns`, which becomes this
+/// probe's). One probe that reads
+/// slow in both halves (the machine was busy) then does not split a round
+/// of a closure that is cheap on its own; a closure that did get heavier
+/// splits from the next probe on.
+fn judged_probe(last_rate_ns: &mut f64, took: Duration, probed: usize) -> Duration {
+    if probed == 0 {
+        return took;
+    }
+    let rate = took.as_secs_f64() * 1e9 / probed as f64;
+    let judged = rate.min(*last_rate_ns);
+    *last_rate_ns = rate;
+    Duration::from_nanos((judged * probed as f64) as u64)
+}
+
 /// The policy every walk of a parallel pass applies: the collection's,
 /// with the removal hook called directly (the serial walk on the calling
 /// thread) or deferred (a part of a parallel round: the auto-removed
@@ -672,8 +691,18 @@ impl<T: Send> Control<T> {
                     let (t1, t2) = (half - started, half.elapsed());
                     let probed = first + second;
                     let took = probe_time((first, t1), (second, t2));
+                    // The pass's first round is judged against the last
+                    // pass's (later rounds walk the pushes: other elements,
+                    // at another rate).
+                    let first_round = self.stats.probed == 0;
                     self.stats.probed += probed;
                     self.stats.probe_time += took;
+                    let took = match self.scratch.as_deref_mut() {
+                        Some(scratch) if first_round => {
+                            judged_probe(&mut scratch.last_rate_ns, took, probed)
+                        }
+                        _ => took,
+                    };
                     // The round's elements not yet visited.
                     let rest = n - warmed - probed;
                     self.phase = if rest == 0 {
@@ -938,8 +967,8 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
 #[cfg(test)]
 mod tests {
     use super::{
-        chunk_count, probe_time, worth_parallel, ParMode, PART_BYTES, PAR_MIN_LEN, PROBE_LEN,
-        SPLIT_MIN_LEN,
+        chunk_count, judged_probe, probe_time, worth_parallel, ParMode, PART_BYTES, PAR_MIN_LEN,
+        PROBE_LEN, SPLIT_MIN_LEN, WARM_LEN,
     };
     use crate::collection::ReadWriteCollection;
     use core::time::Duration;
@@ -970,6 +999,60 @@ mod tests {
             core::hint::spin_loop();
         }
         *e += 1;
+    }
+
+    #[test]
+    fn a_probe_counts_at_the_lower_of_its_rate_and_the_last_one() {
+        let ns = |n: u64| Duration::from_nanos(n);
+        let mut last = f64::INFINITY;
+        // The first: its own.
+        assert_eq!(judged_probe(&mut last, ns(2048 * 3), 2048), ns(2048 * 3));
+        // Slower than the last: the last's rate; it becomes the last.
+        assert_eq!(judged_probe(&mut last, ns(2048 * 100), 2048), ns(2048 * 3));
+        assert_eq!(last, 100.0);
+        // Slow again: now it counts.
+        assert_eq!(judged_probe(&mut last, ns(2048 * 90), 2048), ns(2048 * 90));
+        // Faster: its own. Nothing probed: unchanged.
+        assert_eq!(judged_probe(&mut last, ns(2048 * 2), 2048), ns(2048 * 2));
+        assert_eq!(judged_probe(&mut last, ns(5), 0), ns(5));
+        assert_eq!(last, 2.0);
+    }
+
+    #[test]
+    fn one_slow_probe_does_not_split_a_cheap_closure() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        // Elements of the timed start: `WARM_LEN..WARM_LEN + PROBE_LEN`.
+        let probed = |v: u64| (WARM_LEN as u64..(WARM_LEN + PROBE_LEN) as u64).contains(&v);
+        let mut c: ReadWriteCollection<(u64, u64)> =
+            (0..SPLIT_MIN_LEN as u64).map(|i| (i, 0)).collect();
+        pool.install(|| {
+            let cheap = |mut e: super::ParEntry<'_, (u64, u64)>| e.1 += 1;
+            assert_eq!(c.par_traverse_with(ParMode::Auto, cheap).rounds, 0);
+            // The timed start alone is heavy this time: as before.
+            let stats = c.par_traverse_with(ParMode::Auto, |mut e| {
+                if probed(e.0) {
+                    let start = Instant::now();
+                    while start.elapsed() < Duration::from_micros(1) {
+                        core::hint::spin_loop();
+                    }
+                }
+                e.1 += 1;
+            });
+            assert_eq!(stats.rounds, 0);
+            // Heavy throughout: the last probe read heavy too, so it splits.
+            let heavy_pair = |mut e: super::ParEntry<'_, (u64, u64)>| {
+                let start = Instant::now();
+                while start.elapsed() < Duration::from_micros(1) {
+                    core::hint::spin_loop();
+                }
+                e.1 += 1;
+            };
+            assert_eq!(c.par_traverse_with(ParMode::Auto, heavy_pair).rounds, 1);
+        });
+        assert!(c.iter().enumerate().all(|(i, &e)| e == (i as u64, 3)));
     }
 
     #[test]

@@ -1169,6 +1169,10 @@ pub(crate) struct ParScratch<T> {
     holes: Vec<Vec<usize>>,
     lists: Vec<PartLists<T>>,
     walked: Vec<bool>,
+    /// The time per element, in nanoseconds, of the collection's last
+    /// timed pass start (see `parallel::judged_probe`); infinite before
+    /// the first.
+    pub(crate) last_rate_ns: f64,
 }
 
 #[cfg(feature = "rayon")]
@@ -1178,6 +1182,7 @@ impl<T> Default for ParScratch<T> {
             holes: Vec::new(),
             lists: Vec::new(),
             walked: Vec::new(),
+            last_rate_ns: f64::INFINITY,
         }
     }
 }
@@ -1391,6 +1396,7 @@ pub(crate) fn par_round<T: Send>(
         holes,
         lists,
         walked,
+        last_rate_ns: _,
     } = scratch;
     if holes.len() < parts {
         holes.resize_with(parts, Vec::new);
