@@ -53,9 +53,9 @@
 //! (of its faster half, so that an interrupt does not make a cheap closure
 //! look heavy; for a pass's first round, no more than the previous pass's,
 //! so that one start timed while the machine was busy does not either),
-//! over the rest of the round and shared out over the
-//! threads, saves more than that: on two threads, from about 8 ns of work
-//! per element in rounds of millions of elements, 13 ns at 100k. A rest
+//! over the rest of the round and shared out over the threads, saves more
+//! than that: on two threads, from about 8 ns of work per element in
+//! rounds of millions of elements, 13 ns at 100k. A rest
 //! of fewer than [`PAR_MIN_LEN`] elements is never split, so a round of
 //! fewer than `PAR_MIN_LEN` + 3072 elements (and a pass over fewer) is not
 //! timed at all and runs serially, as on a one-thread pool.
@@ -520,10 +520,9 @@ fn probe_time(first: (usize, Duration), second: (usize, Duration)) -> Duration {
 /// The time of a pass's first probe as the decision counts it: at the
 /// lower of its own rate per element and the rate of the first probe of
 /// the collection's previous pass (`last_rate_ns`, which becomes this
-/// probe's). One probe that reads
-/// slow in both halves (the machine was busy) then does not split a round
-/// of a closure that is cheap on its own; a closure that did get heavier
-/// splits from the next probe on.
+/// probe's). One probe that reads slow in both halves (the machine was
+/// busy) then does not split a round of a closure that is cheap on its
+/// own; a closure that did get heavier splits from the next probe on.
 fn judged_probe(last_rate_ns: &mut f64, took: Duration, probed: usize) -> Duration {
     if probed == 0 {
         return took;
@@ -994,11 +993,15 @@ mod tests {
     /// A closure that takes about a microsecond per element: heavy enough
     /// to split on two threads whatever the build.
     fn heavy(mut e: super::ParEntry<'_, u64>) {
+        spin_a_microsecond();
+        *e += 1;
+    }
+
+    fn spin_a_microsecond() {
         let start = Instant::now();
         while start.elapsed() < Duration::from_micros(1) {
             core::hint::spin_loop();
         }
-        *e += 1;
     }
 
     #[test]
@@ -1038,10 +1041,7 @@ mod tests {
             // decides as the last one did.
             let stats = c.par_traverse_with(ParMode::Auto, |mut e| {
                 if probed(e.0) {
-                    let start = Instant::now();
-                    while start.elapsed() < Duration::from_micros(1) {
-                        core::hint::spin_loop();
-                    }
+                    spin_a_microsecond();
                 }
                 e.1 += 1;
             });
@@ -1053,14 +1053,14 @@ mod tests {
             ));
             assert_eq!(stats.rounds, first.rounds);
             // Heavy throughout: the last probe read heavy too, so it splits.
-            let heavy_pair = |mut e: super::ParEntry<'_, (u64, u64)>| {
-                let start = Instant::now();
-                while start.elapsed() < Duration::from_micros(1) {
-                    core::hint::spin_loop();
-                }
+            let heavy_throughout = |mut e: super::ParEntry<'_, (u64, u64)>| {
+                spin_a_microsecond();
                 e.1 += 1;
             };
-            assert_eq!(c.par_traverse_with(ParMode::Auto, heavy_pair).rounds, 1);
+            assert_eq!(
+                c.par_traverse_with(ParMode::Auto, heavy_throughout).rounds,
+                1
+            );
         });
         assert!(c.iter().enumerate().all(|(i, &e)| e == (i as u64, 3)));
     }
