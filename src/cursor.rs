@@ -343,14 +343,6 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
         }
     }
 
-    /// See `Core::assert_settled_serial`: for the serial rest of a
-    /// parallel pass, after the out-of-line code that walked its start.
-    #[cfg(feature = "rayon")]
-    #[inline(always)]
-    pub(crate) fn assert_settled_serial(&mut self) {
-        self.pass.core().assert_settled_serial();
-    }
-
     /// Settles the held element (as moving on would) and lends out the
     /// pass and the policy, for a parallel round over what is unvisited.
     #[cfg(feature = "rayon")]

@@ -493,27 +493,6 @@ impl<T> Core<T> {
         unsafe { &*real(prev(self.c.write)) }
     }
 
-    /// Checks that this is the calling thread's own pass of a parallel
-    /// pass, settled: no pending list, no hole list, not finished, nothing
-    /// held. Then restates those fields as constants, so that a walk after
-    /// this (inlined into the caller) need not keep or test them, as a
-    /// walk over a pass from [`Pass::begin`] need not.
-    ///
-    /// # Panics
-    /// If it is not (a bug in the caller).
-    #[cfg(feature = "rayon")]
-    #[inline(always)]
-    pub(crate) fn assert_settled_serial(&mut self) {
-        assert!(
-            self.pending.is_none() && self.holes.is_none() && !self.done && !self.held,
-            "not a settled serial pass"
-        );
-        self.pending = None;
-        self.holes = None;
-        self.done = false;
-        self.held = false;
-    }
-
     /// Settles the held element as kept (it already is; this just ends
     /// holding it).
     #[inline(always)]
@@ -1169,10 +1148,13 @@ pub(crate) struct ParScratch<T> {
     holes: Vec<Vec<usize>>,
     lists: Vec<PartLists<T>>,
     walked: Vec<bool>,
-    /// The time per element, in nanoseconds, of the collection's last
-    /// timed pass start (see `parallel::judged_probe`); infinite before
-    /// the first.
+    /// The time per element, in nanoseconds, the collection's last pass
+    /// measured (its timed start, or the whole of a pass that ran
+    /// serially), and the rate its next pass is planned from (see
+    /// `parallel::measured`); infinite before the first.
     pub(crate) last_rate_ns: f64,
+    /// See `last_rate_ns`.
+    pub(crate) plan_rate_ns: f64,
 }
 
 #[cfg(feature = "rayon")]
@@ -1183,6 +1165,7 @@ impl<T> Default for ParScratch<T> {
             lists: Vec::new(),
             walked: Vec::new(),
             last_rate_ns: f64::INFINITY,
+            plan_rate_ns: f64::INFINITY,
         }
     }
 }
@@ -1397,6 +1380,7 @@ pub(crate) fn par_round<T: Send>(
         lists,
         walked,
         last_rate_ns: _,
+        plan_rate_ns: _,
     } = scratch;
     if holes.len() < parts {
         holes.resize_with(parts, Vec::new);

@@ -152,18 +152,23 @@ fn par_pass(c: &mut ReadWriteCollection<u64>, mode: ParMode) {
 
 /// `par_traverse` against `traverse` on a clone, in pools of 1, 2 and 4
 /// threads, in both modes, for the collection `make` builds from the
-/// population.
+/// population: two passes each (the second is planned from the first).
 fn same_as_serial(make: fn(Vec<u64>) -> ReadWriteCollection<u64>, p: Population) -> bool {
     let base = make(p.0);
     let mut serial = base.clone();
-    serial.traverse(|e| program(ParEntryLike::Serial(e)));
+    for _ in 0..2 {
+        serial.traverse(|e| program(ParEntryLike::Serial(e)));
+    }
     let threads: &[usize] = if cfg!(miri) { &[2] } else { &[1, 2, 4] };
     for (&t, mode) in threads
         .iter()
         .flat_map(|t| [(t, ParMode::Auto), (t, ParMode::Parallel)])
     {
         let mut par = base.clone();
-        pool(t).install(|| par_pass(&mut par, mode));
+        pool(t).install(|| {
+            par_pass(&mut par, mode);
+            par_pass(&mut par, mode);
+        });
         if base.mode() == Mode::Unordered {
             let (mut a, mut b) = (serial.as_slice().to_vec(), par.as_slice().to_vec());
             a.sort_unstable();
