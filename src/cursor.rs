@@ -343,6 +343,13 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
         }
     }
 
+    /// See `Core::passed`.
+    #[cfg(feature = "rayon")]
+    #[inline]
+    pub(crate) fn passed(&self) -> usize {
+        self.pass.core_ref().passed()
+    }
+
     /// Settles the held element (as moving on would) and lends out the
     /// pass and the policy, for a parallel round over what is unvisited.
     #[cfg(feature = "rayon")]

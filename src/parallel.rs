@@ -8,7 +8,7 @@
 //!
 //! 1. The round starts on the calling thread: the serial cursor walks
 //!    its first elements (1024 untimed, then 2048 timed in two halves;
-//!    a pass that the last pass showed cannot gain runs serially
+//!    a pass that the last passes' times show cannot gain runs serially
 //!    throughout, see the next section). What they push goes to the end,
 //!    as in the serial pass.
 //! 2. If the rest of the round is worth splitting (next section), it is
@@ -59,17 +59,18 @@
 //! elements runs serially, untimed, as on a one-thread pool.
 //!
 //! The time per element comes from the collection's last two passes.
-//! Each pass measures one: a pass that runs serially throughout times
-//! itself whole (per element it started with, its pushes' walks
-//! included), a pass that times the start of its first round keeps that.
+//! Each pass that could split measures one: a pass planned to run
+//! serially times itself whole (per element walked, pushed ones
+//! included); a pass that times the start of its first round keeps that.
 //! The next pass is planned from the lower of the last two, so that one
 //! pass timed while the machine was busy does not make a cheap closure
 //! look heavy:
 //!
-//! - When that rate says no round of the pass could gain, the pass runs
-//!   as [`traverse`] does: the same loop, inlined into the caller, the
-//!   closure's captures in registers (measured: the same instructions per
-//!   element as `traverse`), with nothing timed but the whole pass.
+//! - When that rate says no round of the pass could gain (by a 10 %
+//!   margin: a whole pass's rate counts more than a timed start does),
+//!   the pass runs as [`traverse`] does: the same loop, inlined into the
+//!   caller, as fast as `traverse` (the compiler produces the same
+//!   instructions per element), with nothing timed but the whole pass.
 //! - Otherwise (and on a collection's first pass), each round starts
 //!   serially and times its start: 1024 elements untimed, then 2048 timed
 //!   in two halves, of which the faster one counts, so that an interrupt
@@ -81,12 +82,16 @@
 //! Either way the result is the serial pass's. A closure whose cost
 //! changes between passes is followed late: one that turns heavy after
 //! cheap passes splits from its third heavy pass on; one that turns cheap
-//! after heavy passes runs one pass whose serial rest is walked by the
-//! crate's code, out of the caller's function, where what the closure
-//! captures is read from memory for every element (measured on that
-//! path: 35 instructions per element for a cheap update against
-//! `traverse`'s 23.4, 15 against 5.75 for a bare update). So does the
-//! first pass of a collection whose closure turns out cheap.
+//! after heavy passes runs one pass whose serial rest is walked out of the
+//! caller's function, by code that cannot keep the closure's captures in
+//! registers: for the cheapest closures that pass runs up to about 1.5×
+//! the instructions per element of `traverse` (capturing small values by
+//! value, with a `move` closure, narrows it). So does the first pass of a
+//! collection whose closure turns out cheap, and the first pass after a
+//! clone, a [`shrink_to_fit`](ReadWriteCollection::shrink_to_fit) or a
+//! pass that panicked on the calling thread: those forget what the
+//! collection measured. Bounded collections, one-thread pools and passes
+//! too small to split measure nothing and leave the plan as it was.
 //!
 //! A bounded collection runs serially, however far below its bound: whether
 //! a push fits depends on every removal and push before it in the serial
@@ -172,6 +177,14 @@ const PAR_COST_PER_ELEMENT_NS: f64 = 4.0;
 /// What a parallel round costs once: waking the workers (20–300 µs here,
 /// more the longer they slept) and settling the round.
 const PAR_COST_PER_ROUND_NS: f64 = 250_000.0;
+
+/// A pass is planned to split only when its planned rate per element,
+/// divided by this, would still split: a whole pass's rate includes what
+/// a round's timed start leaves out (the pass's end, its slower
+/// stretches), so without a margin a closure near the break-even could
+/// alternate between a planned split that its timed start turns down and
+/// serial passes. Near the break-even both ways cost about the same.
+const PLAN_MARGIN: f64 = 1.1;
 
 /// An auto-remove policy whose predicate can run on several threads at
 /// once, as [`par_traverse`](ReadWriteCollection::par_traverse) needs.
@@ -591,15 +604,14 @@ struct Control<T> {
     /// Whether the pass runs out of line, timing the start of its first
     /// round (see [`split_pass`]), rather than as `traverse` does.
     split: bool,
-    /// When a pass that runs as `traverse` does started, and over how
-    /// many elements.
-    timed: Option<(Instant, usize)>,
+    /// When a pass that runs as `traverse` does started.
+    timed: Option<Instant>,
 }
 
 impl<T: Send> Control<T> {
     /// The start of a pass over `store`, and its plan: serial (a pass too
     /// small to split, a bounded collection, one thread; or one whose last
-    /// pass ran serially at a time per element that cannot gain here), or
+    /// two passes measured a time per element that cannot gain here), or
     /// out of line with timed round starts that decide ([`split_pass`]).
     #[inline(never)]
     fn begin(store: &mut Store<T>, mode: ParMode) -> Self {
@@ -622,8 +634,10 @@ impl<T: Send> Control<T> {
             (_, None) | (ParMode::Serial | ParMode::TimedSerial, _) => false,
             (ParMode::Parallel, _) => true,
             (ParMode::Auto, Some(scratch)) => {
+                // What the first round's timed start would leave to split.
+                let rest = store.vec.len().saturating_sub(WARM_LEN + PROBE_LEN);
                 scratch.plan_rate_ns.is_infinite()
-                    || worth_parallel_at(scratch.plan_rate_ns, store.vec.len(), threads)
+                    || worth_parallel_at(scratch.plan_rate_ns / PLAN_MARGIN, rest, threads)
             }
         };
         Control {
@@ -642,24 +656,23 @@ impl<T: Send> Control<T> {
         }
     }
 
-    /// A pass that runs as `traverse` does starts, over `n` elements:
-    /// times it if a later pass may split. (Kept here, not in the
-    /// caller's locals, so that the caller's walk has every register.)
+    /// A pass that runs as `traverse` does starts: times it if a later
+    /// pass may split. (Kept here, not in the caller's locals, so that the
+    /// caller's walk has every register.)
     #[inline(never)]
-    fn serial_pass_starts(&mut self, n: usize) {
+    fn serial_pass_starts(&mut self) {
         if self.scratch.is_some() {
-            self.timed = Some((Instant::now(), n));
+            self.timed = Some(Instant::now());
         }
     }
 
     /// The pass that [`serial_pass_starts`](Self::serial_pass_starts)
-    /// started has ended: keeps its time per element (per element it
-    /// started with, its pushes' walks included in the time) for the plan
-    /// of the next pass.
+    /// started has ended, having walked `n` elements (pushed ones
+    /// included): keeps its time per element for the plan of the next
+    /// pass.
     #[inline(never)]
-    fn serial_pass_ended(&mut self) {
-        if let (Some((started, n @ 1..)), Some(scratch)) = (self.timed, self.scratch.as_deref_mut())
-        {
+    fn serial_pass_ended(&mut self, n: usize) {
+        if let (Some(started), Some(scratch), 1..) = (self.timed, self.scratch.as_deref_mut(), n) {
             let rate = started.elapsed().as_secs_f64() * 1e9 / n as f64;
             measured(&mut scratch.last_rate_ns, &mut scratch.plan_rate_ns, rate);
         }
@@ -946,10 +959,10 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
     /// the same elements removed, the same pushed elements visited (and
     /// able to push again), the same order. See [the module
     /// docs](crate::parallel) for how, and for when it runs on one thread:
-    /// after a pass whose time per element says splitting cannot gain, the
-    /// pass runs `traverse`'s own loop; otherwise it times the closure on
-    /// the first elements of each round and runs the rest in parallel only
-    /// if that saves time.
+    /// when the last two passes' times per element say splitting cannot
+    /// gain, the pass runs `traverse`'s own loop; otherwise it times the
+    /// closure on the first elements of each round and runs the rest in
+    /// parallel only if that saves time.
     ///
     /// The auto-remove predicate runs on the workers
     /// ([`ParAutoRemove`]); the removal hook runs on the calling thread,
@@ -1018,7 +1031,7 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
         } else {
             // `traverse`'s own loop, inlined here, timed when a later pass
             // may split.
-            control.serial_pass_starts(self.store.vec.len());
+            control.serial_pass_starts();
             let mut policy = ParPolicy::Serial(&mut self.policy);
             let mut cursor = Cursor::new(Pass::begin(&mut self.store, None), &mut policy);
             while cursor.step() {
@@ -1026,8 +1039,9 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
                     entry: cursor.held_entry(),
                 });
             }
+            let walked = cursor.passed();
             drop(cursor);
-            control.serial_pass_ended();
+            control.serial_pass_ended(walked);
         }
         control.end(&mut self.store)
     }
@@ -1037,7 +1051,7 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
 mod tests {
     use super::{
         chunk_count, measured, probe_time, worth_parallel, worth_parallel_at, ParMode, PART_BYTES,
-        PAR_MIN_LEN, PROBE_LEN, SPLIT_MIN_LEN,
+        PAR_MIN_LEN, PLAN_MARGIN, PROBE_LEN, SPLIT_MIN_LEN, WARM_LEN,
     };
     use crate::collection::ReadWriteCollection;
     use core::time::Duration;
@@ -1126,6 +1140,8 @@ mod tests {
     #[test]
     fn a_pass_is_planned_from_the_last_ones() {
         let n = 2 * SPLIT_MIN_LEN;
+        // What the first round's timed start leaves to split.
+        let rest = n - WARM_LEN - PROBE_LEN;
         let mut c: ReadWriteCollection<(u64, u64)> = (0..n as u64).map(|i| (i, 0)).collect();
         two_threads().install(|| {
             // No pass before: the start of the round is timed, and decides;
@@ -1134,6 +1150,10 @@ mod tests {
             assert_eq!(first.probed, PROBE_LEN);
             let rate = first.probe_time.as_secs_f64() * 1e9 / PROBE_LEN as f64;
             assert_eq!(rates(&c), (rate, rate));
+            assert_eq!(
+                first.rounds,
+                usize::from(worth_parallel(first.probe_time, PROBE_LEN, rest, 2))
+            );
 
             // The last passes were cheap: this one runs as `traverse`
             // does, its start untimed, even with a heavy closure. The
@@ -1151,50 +1171,90 @@ mod tests {
             assert_eq!((stats.rounds, stats.probed), (1, PROBE_LEN));
 
             // Planned to split, but the closure turned cheap: the timed
-            // start decides (serially where the closure is cheap enough;
-            // a sanitised build may still split it), and plans the next
-            // pass at its own rate.
+            // start decides (serially where the closure is cheap enough; a
+            // sanitised build may still split it), and plans the next pass
+            // at its own rate.
             let stats = c.par_traverse_with(ParMode::Auto, cheap);
             assert_eq!(stats.probed, PROBE_LEN);
+            assert_eq!(
+                stats.rounds,
+                usize::from(worth_parallel(stats.probe_time, PROBE_LEN, rest, 2))
+            );
             let rate = stats.probe_time.as_secs_f64() * 1e9 / PROBE_LEN as f64;
             assert_eq!(rates(&c).1, rate);
-            if !worth_parallel_at(rate, n, 2) {
-                assert_eq!(stats.rounds, 0);
-                let stats = c.par_traverse_with(ParMode::Auto, cheap);
-                assert_eq!((stats.rounds, stats.probed), (0, 0));
-            }
+            let next = c.par_traverse_with(ParMode::Auto, cheap);
+            assert_eq!(
+                next.probed == 0,
+                !worth_parallel_at(rate / PLAN_MARGIN, rest, 2)
+            );
         });
         let passes = c[0].1;
-        assert!(passes >= 5);
+        assert_eq!(passes, 6);
         assert!(c.iter().enumerate().all(|(i, &e)| e == (i as u64, passes)));
+    }
+
+    #[test]
+    fn a_rate_just_past_the_break_even_does_not_plan_a_split() {
+        let n = 2 * SPLIT_MIN_LEN;
+        let rest = n - WARM_LEN - PROBE_LEN;
+        // The lowest rate at which the rest of a round splits.
+        let (mut low, mut high) = (0.0, 1e9);
+        while high - low > 1e-6 {
+            let mid = (low + high) / 2.0;
+            if worth_parallel_at(mid, rest, 2) {
+                high = mid;
+            } else {
+                low = mid;
+            }
+        }
+        let mut c: ReadWriteCollection<(u64, u64)> = (0..n as u64).map(|i| (i, 0)).collect();
+        two_threads().install(|| {
+            // Inside the margin: serially, untimed at its start.
+            set_rates(&mut c, high * 1.05);
+            let stats = c.par_traverse_with(ParMode::Auto, cheap);
+            assert_eq!((stats.rounds, stats.probed), (0, 0));
+            // Past it: planned to split, so the start is timed.
+            set_rates(&mut c, high * PLAN_MARGIN * 1.01);
+            let stats = c.par_traverse_with(ParMode::Auto, cheap);
+            assert_eq!(stats.probed, PROBE_LEN);
+        });
+        assert!(c.iter().enumerate().all(|(i, &e)| e == (i as u64, 2)));
     }
 
     #[test]
     fn one_slow_pass_does_not_split_a_cheap_closure() {
         let mut c: ReadWriteCollection<(u64, u64)> =
             (0..SPLIT_MIN_LEN as u64).map(|i| (i, 0)).collect();
+        // A cheap pass that stalls for 5 ms (the machine was busy): its
+        // rate alone would plan a split.
+        let stalled = |mut e: super::ParEntry<'_, (u64, u64)>| {
+            if e.0 == 7 {
+                let start = Instant::now();
+                while start.elapsed() < Duration::from_millis(5) {
+                    core::hint::spin_loop();
+                }
+            }
+            e.1 += 1;
+        };
         two_threads().install(|| {
             set_rates(&mut c, 1.0);
-            // A cheap pass that stalls for 5 ms (the machine was busy):
-            // its rate alone would plan a split.
-            let stats = c.par_traverse_with(ParMode::Auto, |mut e| {
-                if e.0 == 7 {
-                    let start = Instant::now();
-                    while start.elapsed() < Duration::from_millis(5) {
-                        core::hint::spin_loop();
-                    }
-                }
-                e.1 += 1;
-            });
+            let stats = c.par_traverse_with(ParMode::Auto, stalled);
             assert_eq!((stats.rounds, stats.probed), (0, 0));
             let (last, plan) = rates(&c);
-            assert!(worth_parallel_at(last, SPLIT_MIN_LEN, 2), "{last}");
+            assert!(
+                worth_parallel_at(last / PLAN_MARGIN, PAR_MIN_LEN, 2),
+                "{last}"
+            );
             assert_eq!(plan, 1.0);
-            // The next pass still runs as `traverse` does.
-            let stats = c.par_traverse_with(ParMode::Auto, cheap);
+            // So the next pass still runs as `traverse` does. A second
+            // slow pass, though, is believed: the pass after it times its
+            // start.
+            let stats = c.par_traverse_with(ParMode::Auto, stalled);
             assert_eq!((stats.rounds, stats.probed), (0, 0));
+            let stats = c.par_traverse_with(ParMode::Auto, cheap);
+            assert_eq!(stats.probed, PROBE_LEN);
         });
-        assert!(c.iter().enumerate().all(|(i, &e)| e == (i as u64, 2)));
+        assert!(c.iter().enumerate().all(|(i, &e)| e == (i as u64, 3)));
     }
 
     #[test]

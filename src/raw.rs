@@ -467,6 +467,15 @@ impl<T> Core<T> {
         self.store.as_ptr()
     }
 
+    /// Elements the pass has moved past (visited, or removed unyielded):
+    /// at its end, the elements it started with plus its pushes.
+    #[cfg(feature = "rayon")]
+    #[inline]
+    pub(crate) fn passed(&self) -> usize {
+        // SAFETY: `buf <= read` in one allocation (invariant).
+        unsafe { distance(self.c.buf, self.c.read) }
+    }
+
     /// Elements not yet visited, pushed ones included.
     #[inline]
     pub(crate) fn remaining(&self) -> usize {
@@ -1177,7 +1186,8 @@ pub(crate) struct KeptScratch<T>(pub(crate) Option<alloc::boxed::Box<ParScratch<
 #[cfg(feature = "rayon")]
 impl<T> Clone for KeptScratch<T> {
     /// None: the lists hold nothing between passes, only capacity, which a
-    /// clone does not need (its first parallel pass makes its own).
+    /// clone does not need (its first parallel pass makes its own); the
+    /// clone's first pass also measures its closure afresh.
     fn clone(&self) -> Self {
         KeptScratch(None)
     }

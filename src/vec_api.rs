@@ -662,7 +662,8 @@ macro_rules! vec_mirror {
 
             /// Shrinks the capacity as close to the length as the allocator
             /// allows. With feature `rayon`, also frees the lists that
-            /// parallel passes keep for the next one.
+            /// parallel passes keep for the next one (with what they
+            /// measured: the next parallel pass times its start again).
             ///
             /// # Examples
             ///
