@@ -509,7 +509,12 @@ fn chunk_count(n: usize, size: usize, threads: usize) -> usize {
 /// parallel round adds ([`PAR_COST_PER_ELEMENT_NS`] per element,
 /// [`PAR_COST_PER_ROUND_NS`] once).
 fn worth_parallel(probe: Duration, probed: usize, rest: usize, threads: usize) -> bool {
-    probed != 0 && worth_parallel_at(probe.as_secs_f64() * 1e9 / probed as f64, rest, threads)
+    probed != 0 && worth_parallel_at(ns_per_element(probe, probed), rest, threads)
+}
+
+/// `took` for `n` elements, in nanoseconds per element.
+fn ns_per_element(took: Duration, n: usize) -> f64 {
+    took.as_secs_f64() * 1e9 / n as f64
 }
 
 /// [`worth_parallel`] for a closure that takes `per_ns` nanoseconds per
@@ -672,8 +677,16 @@ impl<T: Send> Control<T> {
     /// pass.
     #[inline(never)]
     fn serial_pass_ended(&mut self, n: usize) {
-        if let (Some(started), Some(scratch), 1..) = (self.timed, self.scratch.as_deref_mut(), n) {
-            let rate = started.elapsed().as_secs_f64() * 1e9 / n as f64;
+        if let Some(started) = self.timed {
+            self.keep_rate(started.elapsed(), n);
+        }
+    }
+
+    /// Keeps what this pass measured, `took` for `n` elements, for the
+    /// plan of the next pass (see [`measured`]).
+    fn keep_rate(&mut self, took: Duration, n: usize) {
+        if let (Some(scratch), 1..) = (self.scratch.as_deref_mut(), n) {
+            let rate = ns_per_element(took, n);
             measured(&mut scratch.last_rate_ns, &mut scratch.plan_rate_ns, rate);
         }
     }
@@ -755,11 +768,8 @@ impl<T: Send> Control<T> {
                     // The pass's first round is what the next pass is
                     // planned from (later rounds walk the pushes: other
                     // elements, at another rate).
-                    if let (0, Some(scratch), 1..) =
-                        (self.stats.probed, self.scratch.as_deref_mut(), probed)
-                    {
-                        let rate = took.as_secs_f64() * 1e9 / probed as f64;
-                        measured(&mut scratch.last_rate_ns, &mut scratch.plan_rate_ns, rate);
+                    if self.stats.probed == 0 {
+                        self.keep_rate(took, probed);
                     }
                     self.stats.probed += probed;
                     self.stats.probe_time += took;
@@ -1050,8 +1060,8 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
 #[cfg(test)]
 mod tests {
     use super::{
-        chunk_count, measured, probe_time, worth_parallel, worth_parallel_at, ParMode, PART_BYTES,
-        PAR_MIN_LEN, PLAN_MARGIN, PROBE_LEN, SPLIT_MIN_LEN, WARM_LEN,
+        chunk_count, measured, ns_per_element, probe_time, worth_parallel, worth_parallel_at,
+        ParMode, PART_BYTES, PAR_MIN_LEN, PLAN_MARGIN, PROBE_LEN, SPLIT_MIN_LEN, WARM_LEN,
     };
     use crate::collection::ReadWriteCollection;
     use core::time::Duration;
@@ -1077,13 +1087,13 @@ mod tests {
     /// A closure that takes about a microsecond per element: heavy enough
     /// to split on two threads whatever the build.
     fn heavy(mut e: super::ParEntry<'_, u64>) {
-        spin_a_microsecond();
+        spin(Duration::from_micros(1));
         *e += 1;
     }
 
-    fn spin_a_microsecond() {
+    fn spin(time: Duration) {
         let start = Instant::now();
-        while start.elapsed() < Duration::from_micros(1) {
+        while start.elapsed() < time {
             core::hint::spin_loop();
         }
     }
@@ -1126,7 +1136,7 @@ mod tests {
     }
 
     fn heavy_pair(mut e: super::ParEntry<'_, (u64, u64)>) {
-        spin_a_microsecond();
+        spin(Duration::from_micros(1));
         e.1 += 1;
     }
 
@@ -1148,7 +1158,7 @@ mod tests {
             // its rate plans the next pass.
             let first = c.par_traverse_with(ParMode::Auto, cheap);
             assert_eq!(first.probed, PROBE_LEN);
-            let rate = first.probe_time.as_secs_f64() * 1e9 / PROBE_LEN as f64;
+            let rate = ns_per_element(first.probe_time, PROBE_LEN);
             assert_eq!(rates(&c), (rate, rate));
             assert_eq!(
                 first.rounds,
@@ -1180,7 +1190,7 @@ mod tests {
                 stats.rounds,
                 usize::from(worth_parallel(stats.probe_time, PROBE_LEN, rest, 2))
             );
-            let rate = stats.probe_time.as_secs_f64() * 1e9 / PROBE_LEN as f64;
+            let rate = ns_per_element(stats.probe_time, PROBE_LEN);
             assert_eq!(rates(&c).1, rate);
             let next = c.par_traverse_with(ParMode::Auto, cheap);
             assert_eq!(
@@ -1229,10 +1239,7 @@ mod tests {
         // rate alone would plan a split.
         let stalled = |mut e: super::ParEntry<'_, (u64, u64)>| {
             if e.0 == 7 {
-                let start = Instant::now();
-                while start.elapsed() < Duration::from_millis(5) {
-                    core::hint::spin_loop();
-                }
+                spin(Duration::from_millis(5));
             }
             e.1 += 1;
         };
