@@ -413,7 +413,11 @@ mod imp {
                 s.spawn(move || produce(&p, t, how));
             }
             while got < total {
-                assert!(c.wait_pending(), "producers alive or values pending");
+                assert_eq!(
+                    c.wait_pending(),
+                    Ok(()),
+                    "producers alive or values pending"
+                );
                 got += c.commit();
                 sum = c.iter().fold(sum, |a, &v| a.wrapping_add(v));
                 c.clear_visible();
@@ -711,8 +715,9 @@ mod imp {
                 .collect();
             let (mut got, mut sum) = (0, 0u64);
             while got < total {
-                assert!(
+                assert_eq!(
                     c.wait_pending_async().await,
+                    Ok(()),
                     "producers alive or values pending"
                 );
                 got += c.commit();

@@ -96,7 +96,7 @@ fn main() {
     let mut closed_at = None;
     let mut peak = 0;
     println!("frame  committed  keys  follow-ups  pending  score");
-    while queue.wait_pending() {
+    while queue.wait_pending().is_ok() {
         let appended = queue.commit();
         committed += appended;
         peak = peak.max(queue.len() + queue.pending_len());

@@ -10,9 +10,9 @@ use crate::error::CapacityError;
 use crate::raw::{Pass, Store};
 
 #[cfg(feature = "std")]
-use crate::error::WaitTimeoutError;
+use crate::error::{WaitError, WaitTimeoutError};
 #[cfg(feature = "std")]
-use crate::producer::{Producer, ProducerLink, Waited};
+use crate::producer::{Producer, ProducerLink, ProducerOrder, Waited};
 #[cfg(feature = "std")]
 use core::sync::atomic::{AtomicBool, Ordering};
 #[cfg(feature = "std")]
@@ -38,15 +38,26 @@ use std::time::Duration;
 ///
 /// # Order at commit
 ///
-/// `commit` appends, behind the visible elements: first everything pushed
+/// `commit` appends, behind the visible elements, everything pushed
 /// locally (`push`, `Extend`, `Entry::push`, `Cursor::push`) in push order,
-/// then everything producers pushed before the commit took their buffers:
-/// each producer handle has a buffer of its own, and the buffers are
-/// appended one after the other, in the order the handles were made. So
-/// **each producer's order** is kept (a handle's pushes, in the order it
-/// made them); pushes through different handles are grouped by handle, not
-/// interleaved in the order they arrived. Pushes through one handle shared
-/// between threads keep the order in which they took its buffer's lock.
+#[cfg_attr(
+    feature = "std",
+    doc = "then everything producers pushed before the commit started, by default
+in the order it arrived ([`ProducerOrder::Arrival`], as a channel keeps it):
+a push that returned before another push started, through whichever handle
+on whichever thread, comes first.
+[`set_producer_order`](BufferedCollection::set_producer_order) can ask for
+[`ProducerOrder::PerProducer`] instead: each handle's pushes together,
+handles in the order they were made. Either way each handle's own pushes
+keep their order, and nothing is lost or duplicated. The collection's own
+pushes are not stamped: to order them by arrival with the producers', push
+through a [`Producer`] of its own.
+"
+)]
+#[cfg_attr(
+    not(feature = "std"),
+    doc = "then (feature `std`) what producers pushed."
+)]
 ///
 /// # What "pending" covers
 ///
@@ -194,7 +205,7 @@ impl<T> BufferedCollection<T> {
             policy,
             max: usize::MAX,
             #[cfg(feature = "std")]
-            link: ProducerLink::new(usize::MAX),
+            link: ProducerLink::new(usize::MAX, ProducerOrder::Arrival),
             #[cfg(feature = "std")]
             producers_made: AtomicBool::new(false),
         }
@@ -248,7 +259,7 @@ impl<T> BufferedCollection<T> {
         c.store.max = max;
         #[cfg(feature = "std")]
         {
-            c.link = ProducerLink::new(max);
+            c.link = ProducerLink::new(max, ProducerOrder::Arrival);
         }
         c
     }
@@ -574,8 +585,11 @@ impl<T, A> BufferedCollection<T, A> {
         } else {
             self.store.vec.append(&mut self.pending);
         }
+        // Until a producer exists, nothing can be queued: no lock to take.
         #[cfg(feature = "std")]
-        self.link.take_into(&mut self.store.vec);
+        if self.producers_made.load(Ordering::Relaxed) {
+            self.link.take_into(&mut self.store.vec);
+        }
         self.store.vec.len() - before
     }
 
@@ -674,41 +688,87 @@ impl<T, A> BufferedCollection<T, A> {
         self.link.producer_count()
     }
 
-    /// Blocks until there is something to [`commit`](Self::commit) and
-    /// returns `true`, or returns `false` once nothing can arrive any more:
-    /// the collection is [closed](Self::close), or no [`Producer`] is left.
-    ///
-    /// It also returns `false`, at once, when waiting could never end: the
-    /// collection is [bounded](Self::bounded) and full, nothing is pending,
-    /// and a producer is blocked for room that only this collection's
-    /// owner can free. (A loop that keeps what it handles can fill the
-    /// bound this way.) The producers are still there then; to tell the
-    /// cases apart, use [`wait_pending_timeout`](Self::wait_pending_timeout),
-    /// whose [`WaitTimeoutError::Full`] names this one, or free room (remove
-    /// elements, [`clear`](Self::clear), raise the bound) before waiting.
-    ///
-    /// Returns `true` at once if anything is pending (local pushes
-    /// included), also after `close` while producers' earlier pushes wait
-    /// for the commit. So `while queue.wait_pending() { queue.commit(); … }`
-    /// handles every event and ends when the producers are gone or the queue
-    /// is closed and drained. Hands the room that removals freed in a
-    /// [bounded](Self::bounded) collection to blocked producers before it
-    /// sleeps.
-    ///
-    /// When the loop ends, nothing is pending, and the visible side holds
-    /// exactly what the passes kept: a pass that does not remove an event
-    /// keeps it for the next pass (and for [`into_vec`](Self::into_vec) or
-    /// the drop of the collection).
+    /// How [`commit`](Self::commit) orders the values that different
+    /// [`Producer`] handles pushed: [`ProducerOrder::Arrival`] (the
+    /// default) or [`ProducerOrder::PerProducer`].
     ///
     /// # Examples
     ///
-    /// The loop below keeps the odd events. With a bound, the kept events
-    /// fill it: the wait then returns `false` instead of sleeping for ever,
-    /// and dropping the collection hands the blocked producer its value back
-    /// (see the second example).
+    /// ```
+    /// use read_write_collection::{BufferedCollection, ProducerOrder};
+    ///
+    /// let c: BufferedCollection<u8> = BufferedCollection::new();
+    /// assert_eq!(c.producer_order(), ProducerOrder::Arrival);
+    /// ```
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+    pub fn producer_order(&self) -> ProducerOrder {
+        self.link.order()
+    }
+
+    /// Sets how [`commit`](Self::commit) orders the values that different
+    /// [`Producer`] handles push; see [`ProducerOrder`]. Values already
+    /// queued when arrival order starts keep the per-producer order among
+    /// themselves and come before every later push. A clone of the
+    /// collection keeps the setting.
+    ///
+    /// # Examples
     ///
     /// ```
-    /// use read_write_collection::BufferedCollection;
+    /// use read_write_collection::{BufferedCollection, ProducerOrder};
+    ///
+    /// let mut c = BufferedCollection::new();
+    /// c.set_producer_order(ProducerOrder::PerProducer);
+    /// let (a, b) = (c.producer(), c.producer());
+    /// b.push("b").unwrap();
+    /// a.push("a").unwrap();
+    /// c.commit();
+    /// assert_eq!(c.as_slice(), ["a", "b"]); // handle `a` was made first
+    /// assert_eq!(c.clone().producer_order(), ProducerOrder::PerProducer);
+    /// ```
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+    pub fn set_producer_order(&mut self, order: ProducerOrder) {
+        self.link.set_order(order);
+    }
+
+    /// Blocks until there is something to [`commit`](Self::commit), or
+    /// says why nothing will come without the caller's help, as a
+    /// channel's `recv` does.
+    ///
+    /// Returns `Ok(())` at once if anything is pending (local pushes
+    /// included), also after `close` while producers' earlier pushes wait
+    /// for the commit. Hands the room that removals freed in a
+    /// [bounded](Self::bounded) collection to blocked producers before it
+    /// sleeps.
+    ///
+    /// # Errors
+    ///
+    /// * [`WaitError::Disconnected`]: nothing is pending and nothing can
+    ///   arrive any more: the collection is [closed](Self::close) (and no
+    ///   permit taken before the close is outstanding), or no [`Producer`]
+    ///   is left. Only once everything pushed before has been committed.
+    /// * [`WaitError::Full`], at once: the collection is
+    ///   [bounded](Self::bounded) and full, nothing is pending, and a
+    ///   producer is blocked for room that only the caller can free
+    ///   (remove elements, [`clear`](Self::clear), raise the bound): a
+    ///   loop that keeps what it handles can fill the bound this way.
+    ///   Waiting would never end; the producers are still there.
+    ///
+    /// So the service loop is
+    /// `while queue.wait_pending().is_ok() { queue.commit(); … }` when
+    /// every pass removes what it handles, and a `match` that frees room
+    /// on `Full` when passes keep elements (second example). When the loop
+    /// ends on `Disconnected`, nothing is pending, and the visible side
+    /// holds exactly what the passes kept.
+    ///
+    /// # Examples
+    ///
+    /// Every event is handled and removed; the loop ends when the last
+    /// producer is gone and everything it pushed was handled:
+    ///
+    /// ```
+    /// use read_write_collection::{BufferedCollection, WaitError};
     ///
     /// let mut events = BufferedCollection::new();
     /// let producer = events.producer();
@@ -719,57 +779,64 @@ impl<T, A> BufferedCollection<T, A> {
     ///     // `producer` is dropped here: the last one.
     /// });
     /// let mut handled = Vec::new();
-    /// while events.wait_pending() {
+    /// while events.wait_pending().is_ok() {
     ///     events.commit();
-    ///     // Handle the even events; keep the odd ones for later.
-    ///     events.traverse(|e| if *e % 2 == 0 { handled.push(e.remove()) });
+    ///     events.traverse(|e| handled.push(e.remove()));
     /// }
     /// worker.join().unwrap();
-    /// assert_eq!(handled, (0..100).step_by(2).collect::<Vec<_>>());
-    /// // What the passes kept is still there, in order; nothing is pending.
-    /// assert_eq!(events.pending_len(), 0);
-    /// assert_eq!(events.into_vec(), (1..100).step_by(2).collect::<Vec<_>>());
+    /// assert_eq!(handled, (0..100).collect::<Vec<_>>());
+    /// assert_eq!(events.wait_pending(), Err(WaitError::Disconnected));
     /// ```
     ///
-    /// The same loop on a queue bounded to 4 ends when the kept events fill
-    /// it:
+    /// A queue bounded to 4 whose passes keep the odd events: `Full` says
+    /// that only the owner can make progress, here by handing the kept
+    /// events on.
     ///
     /// ```
-    /// use read_write_collection::{BufferedCollection, WaitTimeoutError};
+    /// use read_write_collection::{BufferedCollection, WaitError};
     ///
     /// let mut events = BufferedCollection::bounded(4);
     /// let producer = events.producer();
     /// let worker = std::thread::spawn(move || {
-    ///     // Hands back the first value the closed queue refused.
-    ///     (0..100).find_map(|i| producer.push(i).err().map(|e| e.into_inner()))
+    ///     for i in 0..100 {
+    ///         producer.push(i).unwrap();
+    ///     }
     /// });
-    /// let mut handled = Vec::new();
-    /// while events.wait_pending() {
-    ///     events.commit();
-    ///     events.traverse(|e| if *e % 2 == 0 { handled.push(e.remove()) });
+    /// let (mut even, mut odd) = (Vec::new(), Vec::new());
+    /// loop {
+    ///     match events.wait_pending() {
+    ///         Ok(()) => {
+    ///             events.commit();
+    ///             events.traverse(|e| if *e % 2 == 0 { even.push(e.remove()) });
+    ///         }
+    ///         // Full of odd events, a producer blocked: free the room.
+    ///         Err(WaitError::Full) => odd.extend(events.drain(..)),
+    ///         Err(WaitError::Disconnected) => break,
+    ///     }
     /// }
-    /// // Full of odd events, a producer blocked: only we can free room.
-    /// assert_eq!(events.as_slice(), [1, 3, 5, 7]);
-    /// let timeout = std::time::Duration::from_secs(60);
-    /// assert_eq!(events.wait_pending_timeout(timeout), Err(WaitTimeoutError::Full));
-    /// drop(events); // closes the queue: the blocked push gets its value back
-    /// assert_eq!(worker.join().unwrap(), Some(8));
-    /// assert_eq!(handled, [0, 2, 4, 6]);
+    /// worker.join().unwrap();
+    /// odd.extend(events.drain(..));
+    /// assert_eq!(even, (0..100).step_by(2).collect::<Vec<_>>());
+    /// assert_eq!(odd, (1..100).step_by(2).collect::<Vec<_>>());
     /// ```
     #[cfg(feature = "std")]
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
-    pub fn wait_pending(&self) -> bool {
-        !self.pending.is_empty() || self.link.wait_pending(self.owned(), None) == Waited::Pending
+    pub fn wait_pending(&self) -> Result<(), WaitError> {
+        if !self.pending.is_empty() {
+            return Ok(());
+        }
+        self.link.wait_pending(self.owned(), None).into_result()
     }
 
     /// The async form of [`wait_pending`](Self::wait_pending): a future
-    /// that resolves to `true` once there is something to
-    /// [`commit`](Self::commit), or to `false` once nothing can arrive any
-    /// more (the collection is [closed](Self::close), or no [`Producer`] is
-    /// left) or, at once, when waiting could never end (bounded, full,
-    /// nothing pending, a producer blocked for room only this collection
-    /// can free; see [`wait_pending`](Self::wait_pending)), without
-    /// blocking the thread. No runtime is assumed: any
+    /// that resolves to `Ok(())` once there is something to
+    /// [`commit`](Self::commit), to `Err(`[`WaitError::Disconnected`]`)`
+    /// once nothing can arrive any more (the collection is
+    /// [closed](Self::close), or no [`Producer`] is left) and, at once, to
+    /// `Err(`[`WaitError::Full`]`)` when waiting could never end (bounded,
+    /// full, nothing pending, a producer blocked for room only this
+    /// collection can free; see [`wait_pending`](Self::wait_pending)),
+    /// without blocking the thread. No runtime is assumed: any
     /// executor can poll it. On its first poll it hands the room that
     /// removals freed in a [bounded](Self::bounded) collection to blocked
     /// producers, as `wait_pending` does.
@@ -806,7 +873,7 @@ impl<T, A> BufferedCollection<T, A> {
     ///     }
     /// });
     /// let mut handled = Vec::new();
-    /// while block_on(events.wait_pending_async()) {
+    /// while block_on(events.wait_pending_async()).is_ok() {
     ///     events.commit();
     ///     events.traverse(|e| handled.push(e.remove()));
     /// }
@@ -985,7 +1052,7 @@ impl<T, A> BufferedCollection<T, A> {
     /// assert_eq!(c.into_parts(), (vec![1], vec![2, 3]));
     /// assert!(p.is_closed());
     /// ```
-    pub fn into_parts(self) -> (Vec<T>, Vec<T>) {
+    pub fn into_parts(mut self) -> (Vec<T>, Vec<T>) {
         let BufferedCollection { store, pending, .. } = self;
         #[cfg(feature = "std")]
         let pending = {
@@ -1150,7 +1217,7 @@ impl<T: Clone, A: Clone> Clone for BufferedCollection<T, A> {
             policy: self.policy.clone(),
             max: self.max,
             #[cfg(feature = "std")]
-            link: ProducerLink::new(self.max),
+            link: ProducerLink::new(self.max, self.link.order()),
             #[cfg(feature = "std")]
             producers_made: AtomicBool::new(false),
         }

@@ -322,3 +322,189 @@ impl fmt::Display for WaitTimeoutError {
 
 #[cfg(feature = "std")]
 impl core::error::Error for WaitTimeoutError {}
+
+/// Why [`BufferedCollection::wait_pending`](crate::BufferedCollection::wait_pending)
+/// (or `wait_pending_async`) returned without anything to commit. Either
+/// way, waiting again at once would not help.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::{BufferedCollection, WaitError};
+///
+/// let events: BufferedCollection<u32> = BufferedCollection::new();
+/// let producer = events.producer();
+/// drop(producer);
+/// // Nothing pending, and no producer left to push anything.
+/// assert_eq!(events.wait_pending(), Err(WaitError::Disconnected));
+///
+/// // Full: the kept events fill the bound and a producer waits for room
+/// // that only the owner can free, so waiting would never end.
+/// let mut events = BufferedCollection::bounded(1);
+/// events.push(0);
+/// events.commit();
+/// let producer = events.producer();
+/// let blocked = std::thread::spawn(move || producer.push(1));
+/// assert_eq!(events.wait_pending(), Err(WaitError::Full));
+/// events.clear(); // frees the room: the producer's push goes through
+/// blocked.join().unwrap().unwrap();
+/// assert_eq!(events.wait_pending(), Ok(()));
+/// ```
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WaitError {
+    /// Nothing is pending and nothing can arrive any more: the collection
+    /// was [closed](crate::BufferedCollection::close) (and no permit taken
+    /// before the close is outstanding) or every
+    /// [`Producer`](crate::Producer) is gone. The service loop ends here.
+    Disconnected,
+    /// Nothing is pending and nothing can arrive until the caller frees
+    /// room: the collection is [bounded](crate::BufferedCollection::bounded)
+    /// and full, and a producer is blocked waiting for room that only the
+    /// collection's owner can free (by removing elements, a clear, or a
+    /// higher bound). The producers are still there.
+    Full,
+}
+
+#[cfg(feature = "std")]
+impl fmt::Display for WaitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WaitError::Disconnected => {
+                f.write_str("nothing is pending and the collection is closed or has no producer")
+            }
+            WaitError::Full => f.write_str(
+                "the collection is full and its producers wait for room only its owner can free",
+            ),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl core::error::Error for WaitError {}
+
+#[cfg(feature = "std")]
+impl From<WaitError> for WaitTimeoutError {
+    /// The same reason, as a timed wait reports it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{WaitError, WaitTimeoutError};
+    ///
+    /// assert_eq!(WaitTimeoutError::from(WaitError::Full), WaitTimeoutError::Full);
+    /// ```
+    fn from(err: WaitError) -> Self {
+        match err {
+            WaitError::Disconnected => WaitTimeoutError::Disconnected,
+            WaitError::Full => WaitTimeoutError::Full,
+        }
+    }
+}
+
+/// The error of [`Producer::push_timeout`](crate::Producer::push_timeout),
+/// as crossbeam-channel's `SendTimeoutError`: the value comes back in
+/// either case.
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use read_write_collection::{BufferedCollection, PushTimeoutError};
+///
+/// let mut events = BufferedCollection::bounded(1);
+/// let producer = events.producer();
+/// producer.push("first").unwrap();
+/// let err = producer.push_timeout("second", Duration::from_millis(1)).unwrap_err();
+/// assert_eq!(err, PushTimeoutError::Timeout("second"));
+/// events.close();
+/// let err = producer.push_timeout("third", Duration::from_millis(1)).unwrap_err();
+/// assert!(err.is_closed());
+/// assert_eq!(err.into_inner(), "third");
+/// ```
+#[cfg(feature = "std")]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub enum PushTimeoutError<T> {
+    /// The collection stayed [bounded](crate::BufferedCollection::bounded)
+    /// and full until the time ran out; room may come later.
+    Timeout(T),
+    /// The collection was closed or dropped; no push will succeed again.
+    Closed(T),
+}
+
+#[cfg(feature = "std")]
+impl<T> PushTimeoutError<T> {
+    /// Returns the value that could not be pushed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::PushTimeoutError;
+    ///
+    /// assert_eq!(PushTimeoutError::Timeout(3).into_inner(), 3);
+    /// assert_eq!(PushTimeoutError::Closed(4).into_inner(), 4);
+    /// ```
+    #[inline]
+    pub fn into_inner(self) -> T {
+        match self {
+            PushTimeoutError::Timeout(value) | PushTimeoutError::Closed(value) => value,
+        }
+    }
+
+    /// Whether the time ran out while the collection was full.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::PushTimeoutError;
+    ///
+    /// assert!(PushTimeoutError::Timeout(()).is_timeout());
+    /// assert!(!PushTimeoutError::Closed(()).is_timeout());
+    /// ```
+    #[inline]
+    pub fn is_timeout(&self) -> bool {
+        matches!(self, PushTimeoutError::Timeout(_))
+    }
+
+    /// Whether the collection was closed or dropped.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::PushTimeoutError;
+    ///
+    /// assert!(PushTimeoutError::Closed(()).is_closed());
+    /// assert!(!PushTimeoutError::Timeout(()).is_closed());
+    /// ```
+    #[inline]
+    pub fn is_closed(&self) -> bool {
+        matches!(self, PushTimeoutError::Closed(_))
+    }
+}
+
+#[cfg(feature = "std")]
+impl<T> fmt::Debug for PushTimeoutError<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PushTimeoutError::Timeout(_) => f.write_str("Timeout(..)"),
+            PushTimeoutError::Closed(_) => f.write_str("Closed(..)"),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl<T> fmt::Display for PushTimeoutError<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PushTimeoutError::Timeout(_) => {
+                f.write_str("timed out waiting for room in the bounded collection")
+            }
+            PushTimeoutError::Closed(_) => f.write_str("the collection was closed or dropped"),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl<T> core::error::Error for PushTimeoutError<T> {}

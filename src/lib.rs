@@ -450,15 +450,17 @@ pub use collection::{Mode, ReadWriteCollection, ShrinkPolicy};
 pub use cursor::{Cursor, Entry, SinkCursor, SinkEntry, Spawner};
 pub use error::CapacityError;
 #[cfg(feature = "std")]
-pub use error::{TryPushError, WaitTimeoutError};
+pub use error::{PushTimeoutError, TryPushError, WaitError, WaitTimeoutError};
 pub use layers::{LayerEntry, LayerKey, LayerSinkEntry, Layers, LayersCursor, LayersSinkCursor};
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub use parallel::{ParAutoRemove, ParEntry, ParSpawner};
-#[cfg(feature = "std")]
-pub use producer::{Producer, ProducerClosed};
 #[cfg(feature = "async")]
-pub use producer::{PushFuture, PushPermit, ReserveFuture, WaitPendingFuture};
+pub use producer::{
+    OwnedPushPermit, PushFuture, PushPermit, ReserveFuture, ReserveOwnedFuture, WaitPendingFuture,
+};
+#[cfg(feature = "std")]
+pub use producer::{Producer, ProducerClosed, ProducerOrder};
 pub use vec_api::ExtractIf;
 
 /// The README's examples, compiled and run as doc tests so they stay true.

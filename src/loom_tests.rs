@@ -19,7 +19,7 @@ use loom::sync::atomic::{AtomicUsize, Ordering};
 use loom::sync::Arc;
 use loom::thread;
 
-use crate::{BufferedCollection, Producer, TryPushError};
+use crate::{BufferedCollection, Producer, TryPushError, WaitError};
 
 /// How far loom searches.
 #[derive(Clone, Copy)]
@@ -387,7 +387,11 @@ fn close_racing_with_a_push() {
         // Everything pushed before the close is still there to commit.
         assert_eq!(c.commit(), usize::from(accepted));
         assert_eq!(drops.of(0), usize::from(!accepted));
-        assert!(!c.wait_pending(), "closed and drained");
+        assert_eq!(
+            c.wait_pending(),
+            Err(WaitError::Disconnected),
+            "closed and drained"
+        );
         drop(c);
         assert_eq!(drops.of(0), 1);
         let outcome = if accepted {
@@ -428,13 +432,21 @@ fn two_producers_blocked_on_a_full_bounded_collection() {
             assert_eq!(taken, [10, 11]);
             c.commit(); // publishes the freed room
             while taken.len() < 4 {
-                assert!(c.wait_pending(), "both producers still have a value");
+                assert_eq!(
+                    c.wait_pending(),
+                    Ok(()),
+                    "both producers still have a value"
+                );
                 c.commit();
                 assert!(c.len() <= 2, "the bound holds");
                 drain(&mut c, &mut taken);
             }
             assert!(t1.join().unwrap() && t2.join().unwrap());
-            assert!(!c.wait_pending(), "both producers are gone");
+            assert_eq!(
+                c.wait_pending(),
+                Err(WaitError::Disconnected),
+                "both producers are gone"
+            );
             taken[2..].sort_unstable();
             assert_eq!(taken, [10, 11, 1, 2]);
         },
@@ -481,7 +493,11 @@ fn a_panicking_pass_frees_room_like_a_completed_one() {
         // the pass starts once the producer sleeps, blocked for room (the
         // wait reports a full queue with a blocked producer only then),
         // and the model checks that the unwinding pass wakes it.
-        assert!(!c.wait_pending(), "full, with the producer blocked");
+        assert_eq!(
+            c.wait_pending(),
+            Err(WaitError::Full),
+            "full, with the producer blocked"
+        );
         let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             c.traverse(|e| {
                 e.remove();
@@ -507,7 +523,7 @@ fn wait_pending_against_a_push() {
             p.push(7u8).unwrap();
         });
         let mut rounds = 0;
-        while c.wait_pending() {
+        while c.wait_pending().is_ok() {
             c.commit();
             rounds += 1;
         }
@@ -531,7 +547,7 @@ fn wait_pending_against_the_last_producer_dropping() {
             let p2 = p1.clone();
             let t1 = thread::spawn(move || drop(p1));
             let t2 = thread::spawn(move || drop(p2));
-            assert!(!c.wait_pending());
+            assert_eq!(c.wait_pending(), Err(WaitError::Disconnected));
             assert_eq!(c.producer_count(), 0);
             t1.join().unwrap();
             t2.join().unwrap();
@@ -581,7 +597,7 @@ fn wait_pending_async_against_a_push() {
         let p = c.producer();
         let t = thread::spawn(move || p.push(1u8).unwrap());
         let mut got = Vec::new();
-        while loom::future::block_on(c.wait_pending_async()) {
+        while loom::future::block_on(c.wait_pending_async()).is_ok() {
             c.commit();
             drain(&mut c, &mut got);
         }
@@ -605,7 +621,7 @@ fn push_async_against_the_pass_that_frees_room() {
         let mut got = Vec::new();
         drain(&mut c, &mut got); // `drain` uses a plain cursor: no release
         c.traverse(|_| {}); // publishes the freed room
-        while c.wait_pending() {
+        while c.wait_pending().is_ok() {
             c.commit();
             assert!(c.len() <= 1, "the bound holds");
             drain(&mut c, &mut got);
@@ -631,7 +647,7 @@ fn clearing_the_queue_wakes_a_producer_blocked_for_room() {
             let t = thread::spawn(move || p.push(1).is_ok());
             c.clear_pending();
             let mut got = Vec::new();
-            while c.wait_pending() {
+            while c.wait_pending().is_ok() {
                 c.commit();
                 drain(&mut c, &mut got);
             }
@@ -684,7 +700,11 @@ fn a_wait_on_a_full_queue_ends_when_a_producer_blocks() {
             c.commit();
             let p = c.producer();
             let t = thread::spawn(move || p.push(1).map_err(|e| e.into_inner()));
-            assert!(!c.wait_pending(), "full, and only the owner can free room");
+            assert_eq!(
+                c.wait_pending(),
+                Err(WaitError::Full),
+                "full, and only the owner can free room"
+            );
             assert_eq!(c.producer_count(), 1);
             drop(c);
             assert_eq!(t.join().unwrap(), Err(1));
@@ -725,7 +745,7 @@ fn push_async_repolled_with_a_new_waker_against_the_freeing_pass() {
             let mut got = Vec::new();
             drain(&mut c, &mut got);
             c.traverse(|_| {}); // publishes the freed room
-            while c.wait_pending() {
+            while c.wait_pending().is_ok() {
                 c.commit();
                 assert!(c.len() <= 1, "the bound holds");
                 drain(&mut c, &mut got);
@@ -790,7 +810,7 @@ fn raising_the_bound_wakes_a_blocked_push_and_a_push_async() {
         let t2 = thread::spawn(move || loom::future::block_on(q.push_async(2)).is_ok());
         c.set_max_len(Some(3));
         let mut got = Vec::new();
-        while c.wait_pending() {
+        while c.wait_pending().is_ok() {
             c.commit();
             assert!(c.len() <= 3, "the bound holds");
             drain(&mut c, &mut got);
@@ -815,7 +835,7 @@ fn wait_pending_against_pushes_through_two_handles() {
         let (t2, open2) = push_and_stay(c.producer(), 2);
         let mut got = Vec::new();
         while got.len() < 2 {
-            assert!(c.wait_pending(), "both handles are alive");
+            assert_eq!(c.wait_pending(), Ok(()), "both handles are alive");
             c.commit();
             drain(&mut c, &mut got);
         }
@@ -875,7 +895,7 @@ fn a_dropped_permit_wakes_a_push_blocked_for_its_room() {
         // The owner drains until both handles are gone (if the push lands
         // first, the reservation waits for the room this frees).
         let mut got = Vec::new();
-        while c.wait_pending() {
+        while c.wait_pending().is_ok() {
             c.commit();
             drain(&mut c, &mut got);
         }
@@ -905,7 +925,7 @@ fn a_permit_taken_before_a_close_still_arrives() {
         });
         c.close();
         let mut got = Vec::new();
-        while c.wait_pending() {
+        while c.wait_pending().is_ok() {
             c.commit();
             drain(&mut c, &mut got);
         }
@@ -927,7 +947,7 @@ fn wait_pending_async_is_woken_by_the_push_itself() {
     check("wait_pending_async woken by the push", Bound::Env, || {
         let mut c = BufferedCollection::new();
         let (t, open) = push_and_stay(c.producer(), 1);
-        assert!(loom::future::block_on(c.wait_pending_async()));
+        assert_eq!(loom::future::block_on(c.wait_pending_async()), Ok(()));
         assert_eq!(c.commit(), 1);
         open();
         t.join().unwrap();
@@ -948,7 +968,11 @@ fn a_push_that_blocks_again_wakes_the_wait_again() {
         let p = c.producer();
         let q = c.producer();
         let t = thread::spawn(move || p.push(1).is_ok());
-        assert!(!c.wait_pending(), "full, and the producer blocked");
+        assert_eq!(
+            c.wait_pending(),
+            Err(WaitError::Full),
+            "full, and the producer blocked"
+        );
         c.clear_visible(); // frees the room: wakes the blocked push
         let took = q.try_push(2).is_ok();
         c.commit();

@@ -115,11 +115,13 @@ use core::ops::{Deref, DerefMut};
 use core::sync::atomic::Ordering::{Acquire, Relaxed, SeqCst};
 use std::time::{Duration, Instant};
 
-use crate::error::TryPushError;
+use crate::error::{PushTimeoutError, TryPushError, WaitError};
 use crate::sync::{
-    lock, lock_politely, wait, wait_timeout, Arc, AtomicBool, AtomicUsize, Condvar, Mutex,
-    MutexGuard,
+    lock, lock_politely, wait, wait_timeout, Arc, AtomicBool, AtomicStamp, AtomicUsize, Condvar,
+    Mutex, MutexGuard, Stamp,
 };
+use alloc::collections::BinaryHeap;
+use core::cmp::Reverse;
 #[cfg(feature = "async")]
 use core::future::Future;
 #[cfg(feature = "async")]
@@ -143,6 +145,8 @@ pub(crate) struct Shared<T> {
     flags: OwnLine<Flags>,
     /// How many more values pushes may take now (bounded only).
     room: OwnLine<AtomicUsize>,
+    /// The arrival clock ([`ProducerOrder::Arrival`]; see the module docs).
+    clock: OwnLine<AtomicStamp>,
 }
 
 /// What every push reads; see [`Shared`].
@@ -186,8 +190,191 @@ struct Slot<T> {
 struct SlotState<T> {
     /// Pushed, not yet committed, in push order.
     items: Vec<T>,
+    /// Arrival order only: the stamp of the run `items` starts with (its
+    /// values up to the first of `runs`); meaningless while `items` is
+    /// empty. Held inline, so a slot whose values share one stamp between
+    /// commits (the usual case) never allocates for runs.
+    head: Stamp,
+    /// Arrival order only: the later runs of `items`, oldest first (each
+    /// `start` > 0, increasing).
+    runs: Vec<Run>,
+    /// The clock value this slot last set (the *epoch* it owns while the
+    /// clock still shows it); 0, which the clock never shows, at first.
+    epoch: Stamp,
+    /// The last run is stamped `epoch`: pushes may extend it while the
+    /// clock still shows `epoch`.
+    run_open: bool,
+    /// Pushes stamp their values ([`ProducerOrder::Arrival`]); set under
+    /// the control lock and this slot's.
+    arrival: bool,
     /// Permits of this handle not yet used or dropped (room they hold).
     reserved: usize,
+}
+
+/// Values of one slot pushed while the slot owned one epoch of the
+/// arrival clock: they run from `start` to the next run's start (or the
+/// end of the slot's values).
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    stamp: Stamp,
+    start: usize,
+}
+
+/// Whether `stamp` is at or before `cut` on the arrival clock (wrapping:
+/// exact while less than half the clock's range lies between them).
+#[inline]
+fn due(stamp: Stamp, cut: Stamp) -> bool {
+    cut.wrapping_sub(stamp) <= Stamp::MAX / 2
+}
+
+impl<T> SlotState<T> {
+    fn new(arrival: bool) -> Self {
+        SlotState {
+            items: Vec::new(),
+            head: 0,
+            runs: Vec::new(),
+            epoch: 0,
+            run_open: false,
+            arrival,
+            reserved: 0,
+        }
+    }
+
+    /// Before values are pushed into this slot (under its lock): in
+    /// arrival order, the stamp of the run they must open, if they cannot
+    /// extend the open one. Extending needs the clock to show this slot's
+    /// epoch (no other slot and no commit moved it since: one load of a
+    /// line every push reads and few write); otherwise the slot moves the
+    /// clock on by one and owns the new value. Stamp and values are taken
+    /// under the slot's lock, so a commit that reads the clock before it
+    /// locks the slot finds every value stamped before that read.
+    #[inline]
+    fn stamp(&mut self, clock: &AtomicStamp) -> Option<Stamp> {
+        if !self.arrival {
+            return None;
+        }
+        // Relaxed is enough: the proof needs only coherence of the clock's
+        // own modification order (see the module docs).
+        let now = clock.load(Relaxed);
+        if now == self.epoch && self.run_open {
+            return None;
+        }
+        Some(self.claim(clock, now))
+    }
+
+    /// The slot needs a new run: its epoch if the clock still shows it,
+    /// else the next clock value, taken with a compare-and-swap.
+    fn claim(&mut self, clock: &AtomicStamp, seen: Stamp) -> Stamp {
+        let mut now = seen;
+        if now == self.epoch {
+            return now;
+        }
+        loop {
+            let next = now.wrapping_add(1);
+            match clock.compare_exchange_weak(now, next, Relaxed, Relaxed) {
+                Ok(_) => {
+                    self.epoch = next;
+                    return next;
+                }
+                Err(seen) => now = seen,
+            }
+        }
+    }
+
+    /// Whether a run [`stamp`](Self::stamp) asked for needs room in
+    /// `runs` (the caller reserves it before anything changes).
+    #[inline]
+    fn needs_run_room(&self, run: Option<Stamp>) -> bool {
+        run.is_some() && !self.items.is_empty()
+    }
+
+    /// Opens the run [`stamp`](Self::stamp) asked for, at the current end
+    /// of `items` (the caller reserved room for it in `runs`).
+    #[inline]
+    fn open(&mut self, run: Option<Stamp>) {
+        if let Some(stamp) = run {
+            if self.items.is_empty() {
+                self.head = stamp;
+            } else {
+                self.runs.push(Run {
+                    stamp,
+                    start: self.items.len(),
+                });
+            }
+            self.run_open = true;
+        }
+    }
+
+    /// How many values (and runs after the head) a commit with `cut`
+    /// takes: all of them without a cut, else those stamped at or before
+    /// it (a prefix).
+    fn due(&self, cut: Option<Stamp>) -> (usize, usize) {
+        let all = (self.items.len(), self.runs.len());
+        let Some(cut) = cut else {
+            return all;
+        };
+        if self.items.is_empty() || due(self.runs.last().map_or(self.head, |r| r.stamp), cut) {
+            all
+        } else if !due(self.head, cut) {
+            (0, 0)
+        } else {
+            let runs = self.runs.iter().take_while(|r| due(r.stamp, cut)).count();
+            (self.runs[runs].start, runs)
+        }
+    }
+
+    /// Moves the first `items` values and `runs` runs after the head
+    /// (from [`due`](Self::due)) into the empty `part`. If growing `part`
+    /// panics, nothing has moved.
+    fn take_into(&mut self, items: usize, runs: usize, part: &mut Part<T>) {
+        part.head = self.head;
+        if items == self.items.len() {
+            core::mem::swap(&mut self.items, &mut part.items);
+            core::mem::swap(&mut self.runs, &mut part.runs);
+            self.run_open = false;
+        } else {
+            part.items.reserve(items);
+            part.runs.reserve(runs);
+            part.items.extend(self.items.drain(..items));
+            part.runs.extend(self.runs.drain(..runs));
+            // The first run left becomes the head.
+            self.head = self.runs.remove(0).stamp;
+            for run in &mut self.runs {
+                run.start -= items;
+            }
+        }
+    }
+}
+
+/// One slot's values taken by a commit, with their runs (arrival order).
+/// Emptied parts keep their buffers for the next commit.
+struct Part<T> {
+    items: Vec<T>,
+    /// As [`SlotState`]'s.
+    head: Stamp,
+    runs: Vec<Run>,
+}
+
+impl<T> Default for Part<T> {
+    fn default() -> Self {
+        Part {
+            items: Vec::new(),
+            head: 0,
+            runs: Vec::new(),
+        }
+    }
+}
+
+impl<T> Part<T> {
+    /// How long before `now` its first run (`first`) or its last run was
+    /// stamped.
+    fn age(&self, now: Stamp, first: bool) -> Stamp {
+        let stamp = match self.runs.last() {
+            Some(last) if !first => last.stamp,
+            _ => self.head,
+        };
+        now.wrapping_sub(stamp)
+    }
 }
 
 /// The state behind the control mutex; see the module docs.
@@ -202,6 +389,8 @@ pub(crate) struct Queue<T> {
     producers: usize,
     /// The collection's count as last published (bounded only).
     held: usize,
+    /// How a commit orders the values of different slots.
+    order: ProducerOrder,
     waiting_consumers: usize,
     waiting_producers: usize,
     /// Wake-ups decided under the lock, delivered by [`Locked`] once it is
@@ -307,13 +496,12 @@ impl<T> Queue<T> {
         self.schedule_sweep();
     }
 
-    /// After every slot was emptied: the dead ones leave, and the next
-    /// sweep is scheduled as after a [`sweep`](Self::sweep).
+    /// After a commit took the slots' values: the dead slots it emptied
+    /// leave (one still holding values stamped after the commit's cut
+    /// stays for the next commit).
     fn remove_dead(&mut self) {
         if self.dead > 0 {
-            self.slots.retain(|slot| !Self::is_dead(slot));
-            self.dead = 0;
-            self.schedule_sweep();
+            self.sweep();
         }
     }
 
@@ -329,7 +517,7 @@ impl<T> Queue<T> {
 const SWEEP_MIN: usize = 16;
 
 impl<T> Shared<T> {
-    fn new(max: usize) -> Arc<Self> {
+    fn new(max: usize, order: ProducerOrder) -> Arc<Self> {
         Arc::new(Shared {
             control: OwnLine(Mutex::new(Queue {
                 slots: Vec::new(),
@@ -337,6 +525,7 @@ impl<T> Shared<T> {
                 sweep_at: SWEEP_MIN,
                 producers: 0,
                 held: 0,
+                order,
                 waiting_consumers: 0,
                 waiting_producers: 0,
                 wake: Wakeups::default(),
@@ -355,6 +544,8 @@ impl<T> Shared<T> {
                 consumers_waiting: AtomicBool::new(false),
             }),
             room: OwnLine(AtomicUsize::new(max)),
+            // Slots start at epoch 0, which the clock never shows.
+            clock: OwnLine(AtomicStamp::new(1)),
         })
     }
 
@@ -583,10 +774,7 @@ impl<'a, T> Locked<'a, T> {
     /// Registers a new slot for a new handle.
     fn register(&mut self) -> Arc<Slot<T>> {
         let slot = Arc::new(Slot {
-            state: Mutex::new(SlotState {
-                items: Vec::new(),
-                reserved: 0,
-            }),
+            state: Mutex::new(SlotState::new(self.order == ProducerOrder::Arrival)),
             dead: AtomicBool::new(false),
         });
         self.producers += 1;
@@ -600,26 +788,6 @@ impl<'a, T> Locked<'a, T> {
         self.shared.flags.closed.store(true, SeqCst);
         self.wake_producers();
         self.wake_consumers();
-    }
-
-    /// Takes every value out of every slot, in registry order (each
-    /// producer's order kept), and removes the dead slots. The caller
-    /// accounts for the room `taken.len()` values free.
-    fn take_all(&mut self) -> Vec<T> {
-        let mut taken = Vec::new();
-        for slot in &self.slots {
-            let mut slot = lock(&slot.state);
-            if taken.is_empty() {
-                core::mem::swap(&mut taken, &mut slot.items);
-            } else {
-                // Growing `taken` may panic (capacity overflow): the values
-                // not moved yet stay in their slot.
-                taken.reserve(slot.items.len());
-                taken.append(&mut slot.items);
-            }
-        }
-        self.remove_dead();
-        taken
     }
 }
 
@@ -754,16 +922,32 @@ impl Wakers {
 /// queue: later pushes fail and queued elements are dropped exactly once.
 pub(crate) struct ProducerLink<T> {
     shared: Arc<Shared<T>>,
-    /// Empty buffer swapped with each slot's at a commit.
-    spare: Vec<T>,
+    /// An emptied buffer, swapped with a slot's at a commit: a steady
+    /// state allocates nothing. `pool` holds more when several slots have
+    /// values.
+    spare: Part<T>,
+    pool: Vec<Part<T>>,
+    /// What a commit took from the only slot (`first`), or one part per
+    /// slot that held values when there are several (`parts`, grown
+    /// before any value moves); both empty between commits.
+    first: Option<Part<T>>,
+    parts: Vec<Part<T>>,
+    /// The merge's heap: (how long before the cut a part's last run was
+    /// stamped, part), newest first.
+    heap: BinaryHeap<Reverse<(Stamp, usize)>>,
 }
 
 impl<T> ProducerLink<T> {
-    /// A link for a collection bounded to `max` (`usize::MAX`: unbounded).
-    pub(crate) fn new(max: usize) -> Self {
+    /// A link for a collection bounded to `max` (`usize::MAX`: unbounded)
+    /// whose commits order producers' values by `order`.
+    pub(crate) fn new(max: usize, order: ProducerOrder) -> Self {
         ProducerLink {
-            shared: Shared::new(max),
-            spare: Vec::new(),
+            shared: Shared::new(max, order),
+            spare: Part::default(),
+            pool: Vec::new(),
+            first: None,
+            parts: Vec::new(),
+            heap: BinaryHeap::new(),
         }
     }
 
@@ -776,54 +960,169 @@ impl<T> ProducerLink<T> {
         queue
     }
 
-    /// Appends everything queued so far to `dest`, slot by slot in
-    /// registry order (each producer's pushes in its order), and publishes
-    /// `dest`'s new length as the collection's count (the caller has
-    /// emptied its local pending buffer into `dest`).
+    /// Appends what producers queued to `dest` and publishes `dest`'s new
+    /// length as the collection's count (the caller has emptied its local
+    /// pending buffer into `dest`).
     ///
-    /// A slot's values leave it only once `dest` has room for all of them:
-    /// if growing `dest` panics (capacity overflow, allocation failure),
-    /// what was not appended is still in its slot, in order, and the next
-    /// commit takes it.
+    /// In arrival order the commit first moves the clock on: its value
+    /// before is the *cut*. Every value stamped at or before the cut is in
+    /// its slot by the time the commit locks that slot (stamping and
+    /// storing happen under the slot's lock, and a push that locks the
+    /// slot after the commit did sees the moved clock). So the commit
+    /// takes exactly those, merged by stamp, and leaves later ones for the
+    /// next commit: if push A happened before push B and B is taken, A was
+    /// stamped earlier, so A is taken too and comes first. Per producer, it
+    /// takes everything, slot after slot in registry order.
+    ///
+    /// A slot's values leave it only once `dest` has room for them and
+    /// everything taken before: if growing `dest` panics (capacity
+    /// overflow, allocation failure), what was not taken is still in its
+    /// slot, in order, and the next commit takes it. Nothing after that
+    /// allocates.
     pub(crate) fn take_into(&mut self, dest: &mut Vec<T>) {
-        debug_assert!(self.spare.is_empty());
-        let mut queue = self.shared.lock();
-        let mut i = 0;
-        while i < queue.slots.len() {
-            let taken = loop {
-                let mut slot = lock_politely(&queue.slots[i].state);
-                let n = slot.items.len();
-                // An empty `dest` takes the values by a swap below: no room
-                // needed.
-                if n == 0 || dest.is_empty() || n <= dest.capacity() - dest.len() {
-                    // The only moment this holds the producer up.
-                    core::mem::swap(&mut slot.items, &mut self.spare);
-                    break n;
-                }
-                drop(slot);
-                // Not under the slot's lock: its producer goes on pushing.
-                // It may push more meanwhile: look again.
-                dest.reserve(n);
-            };
-            if taken > 0 {
-                if dest.is_empty() {
-                    // No copy: `spare` gets `dest`'s empty buffer for the
-                    // next slot.
-                    core::mem::swap(dest, &mut self.spare);
-                } else {
-                    // `dest` has room for all of `spare`: this cannot
-                    // allocate or panic. It empties `spare` and keeps its
-                    // capacity for the next slot.
-                    dest.append(&mut self.spare);
-                }
-                // The taken values now count as the collection's.
-                queue.held += taken;
-            }
-            i += 1;
-        }
-        // Dead slots are empty now, and nothing can reach them any more.
+        let shared = Arc::clone(&self.shared);
+        let mut queue = shared.lock();
+        let cut = match queue.order {
+            ProducerOrder::Arrival => Some(shared.clock.fetch_add(1, Relaxed)),
+            ProducerOrder::PerProducer => None,
+        };
+        let failed = self.gather(&mut queue, dest, cut, true).err();
+        self.merge(dest, cut);
+        // Dead slots are empty now (unless they hold values stamped after
+        // the cut), and nothing can reach them any more.
         queue.remove_dead();
         queue.publish(dest.len());
+        drop(queue);
+        if let Some(needed) = failed {
+            // `dest` could not grow for the rest: everything is consistent
+            // (what was taken is appended, the rest queued), so report it
+            // as `Vec::reserve` does (capacity overflow, or the allocation
+            // error handler). If the room can be had by now, the rest
+            // simply waits for the next commit.
+            dest.reserve(needed);
+        }
+    }
+
+    /// Moves the values due at `cut` (all of them without one) out of the
+    /// slots into `self.parts`, one part per slot that had any, counting
+    /// them as the collection's (`held`). With `room`, a slot's values
+    /// leave it only once `dest` has room for them and all taken before.
+    ///
+    /// If `dest` cannot grow, it stops there and returns how much room it
+    /// asked for: the parts taken fit, the rest of the values stay in
+    /// their slots.
+    fn gather(
+        &mut self,
+        queue: &mut Queue<T>,
+        dest: &mut Vec<T>,
+        cut: Option<Stamp>,
+        room: bool,
+    ) -> Result<(), usize> {
+        debug_assert!(self.parts.is_empty() && self.first.is_none());
+        // Grown before any value moves: the merge below cannot allocate.
+        // (One slot needs none of it.)
+        let slots = queue.slots.len();
+        let several = slots > 1;
+        if several {
+            self.parts.reserve(slots);
+            self.pool.reserve(slots);
+            self.heap.reserve(slots);
+        }
+        let mut total = 0;
+        for (i, slot) in queue.slots.iter().enumerate() {
+            // The last slot's values, when nothing was taken before and
+            // nothing is visible, become `dest` by a swap: no room needed.
+            let swapped = dest.is_empty() && total == 0 && i + 1 == slots;
+            loop {
+                let mut state = lock_politely(&slot.state);
+                let (items, runs) = state.due(cut);
+                if items == 0 {
+                    break;
+                }
+                if room && !swapped && dest.capacity() - dest.len() < total + items {
+                    drop(state);
+                    // Not under the slot's lock: its producer goes on
+                    // pushing. It may push more meanwhile: look again.
+                    if dest.try_reserve(total + items).is_err() {
+                        // What was taken fits; the rest stays queued.
+                        return Err(total + items);
+                    }
+                    continue;
+                }
+                let mut part = self
+                    .pool
+                    .pop()
+                    .unwrap_or_else(|| core::mem::take(&mut self.spare));
+                // The only moment this holds the producer up.
+                state.take_into(items, runs, &mut part);
+                drop(state);
+                if several {
+                    self.parts.push(part);
+                } else {
+                    self.first = Some(part);
+                }
+                // The taken values now count as the collection's.
+                queue.held += items;
+                total += items;
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Appends the gathered parts to `dest`: merged by stamp (arrival
+    /// order, `now` at or after every stamp), else in registry order. The
+    /// parts' emptied buffers go back to the pool.
+    fn merge(&mut self, dest: &mut Vec<T>, now: Option<Stamp>) {
+        if let Some(mut part) = self.first.take() {
+            if dest.is_empty() {
+                core::mem::swap(dest, &mut part.items);
+            } else {
+                dest.append(&mut part.items);
+            }
+            self.recycle(part);
+            return;
+        }
+        let parts = &mut self.parts;
+        match (parts.len(), now) {
+            (0, _) => {}
+            (1, _) if dest.is_empty() => core::mem::swap(dest, &mut parts[0].items),
+            (_, Some(now)) => {
+                // Oldest first run first; a slot's runs are in stamp order
+                // and no two slots share a stamp.
+                parts.sort_unstable_by_key(|part| Reverse(part.age(now, true)));
+                let interleaved = parts
+                    .windows(2)
+                    .any(|w| w[0].age(now, false) < w[1].age(now, true));
+                if interleaved {
+                    merge_runs(parts, &mut self.heap, dest, now);
+                } else {
+                    for part in parts.iter_mut() {
+                        dest.append(&mut part.items);
+                    }
+                }
+            }
+            (_, None) => {
+                for part in parts.iter_mut() {
+                    dest.append(&mut part.items);
+                }
+            }
+        }
+        while let Some(part) = self.parts.pop() {
+            self.recycle(part);
+        }
+    }
+
+    /// Keeps an emptied part's buffers for the next commit (the pool has
+    /// room: grown before the commit took anything).
+    fn recycle(&mut self, mut part: Part<T>) {
+        debug_assert!(part.items.is_empty());
+        part.runs.clear();
+        if self.spare.items.capacity() == 0 {
+            self.spare = part;
+        } else {
+            self.pool.push(part);
+        }
     }
 
     /// Producers' pushes not yet taken.
@@ -834,16 +1133,19 @@ impl<T> ProducerLink<T> {
     /// Empties every slot and publishes `owned`: both free room, so
     /// producers blocked for it are woken. The values are dropped after
     /// the lock is released (their `Drop` is user code).
-    pub(crate) fn clear(&self, owned: usize) {
-        let items = {
-            let mut queue = self.shared.lock();
-            let items = queue.take_all();
+    pub(crate) fn clear(&mut self, owned: usize) {
+        let mut items = Vec::new();
+        {
+            let shared = Arc::clone(&self.shared);
+            let mut queue = shared.lock();
             // The values leave the slots: their room goes to `held`, which
             // the publication then lowers to `owned`.
-            queue.held += items.len();
+            let gathered = self.gather(&mut queue, &mut items, None, false);
+            debug_assert!(gathered.is_ok(), "a clear needs no room");
+            self.merge(&mut items, None);
+            queue.remove_dead();
             queue.publish(owned);
-            items
-        };
+        }
         drop(items);
     }
 
@@ -914,11 +1216,51 @@ impl<T> ProducerLink<T> {
     /// Closes and takes everything queued, in order, for the last time
     /// (the collection is dropped or taken apart): permits still
     /// outstanding drop their value when used.
-    pub(crate) fn close_and_take(&self) -> Vec<T> {
-        let mut queue = self.shared.lock();
+    pub(crate) fn close_and_take(&mut self) -> Vec<T> {
+        let shared = Arc::clone(&self.shared);
+        let mut queue = shared.lock();
         queue.close();
-        self.shared.flags.gone.store(true, SeqCst);
-        queue.take_all()
+        shared.flags.gone.store(true, SeqCst);
+        let mut items = Vec::new();
+        let gathered = self.gather(&mut queue, &mut items, None, false);
+        debug_assert!(gathered.is_ok(), "taking everything needs no room");
+        // Read after every slot was locked: at or after every stamp taken.
+        let now = (queue.order == ProducerOrder::Arrival).then(|| shared.clock.load(Relaxed));
+        self.merge(&mut items, now);
+        queue.remove_dead();
+        items
+    }
+
+    /// How commits order producers' values.
+    pub(crate) fn order(&self) -> ProducerOrder {
+        self.shared.lock().order
+    }
+
+    /// Changes how commits order producers' values, under the control
+    /// lock and each slot's in turn. Values queued when arrival order
+    /// starts keep the per-producer order among themselves (each slot's
+    /// get a fresh stamp, in registry order) and come before every later
+    /// push; values queued when it ends lose their stamps.
+    pub(crate) fn set_order(&self, order: ProducerOrder) {
+        let mut queue = self.shared.lock();
+        if queue.order == order {
+            return;
+        }
+        let arrival = order == ProducerOrder::Arrival;
+        queue.order = order;
+        for slot in &queue.slots {
+            let mut state = lock(&slot.state);
+            state.runs.clear();
+            state.run_open = false;
+            state.arrival = arrival;
+            if arrival && !state.items.is_empty() {
+                // One run, the head, covers every value.
+                let stamp = self.shared.clock.fetch_add(1, Relaxed).wrapping_add(1);
+                state.epoch = stamp;
+                state.head = stamp;
+                state.run_open = true;
+            }
+        }
     }
 
     pub(crate) fn is_closed(&self) -> bool {
@@ -985,6 +1327,38 @@ impl<T> ProducerLink<T> {
     }
 }
 
+/// Appends the runs of `parts` to `dest` in stamp order, `now` at or
+/// after every stamp; `dest` has room for all of them (nothing allocates).
+///
+/// Each part's runs are taken from its end (no values shift), newest run
+/// first, each reversed; one reversal of everything appended then puts
+/// the runs oldest first and every run back in its order. O(n log k) for
+/// n values in k parts: a heap picks the part whose last run is newest.
+fn merge_runs<T>(
+    parts: &mut [Part<T>],
+    heap: &mut BinaryHeap<Reverse<(Stamp, usize)>>,
+    dest: &mut Vec<T>,
+    now: Stamp,
+) {
+    debug_assert!(heap.is_empty() && heap.capacity() >= parts.len());
+    heap.extend(
+        parts
+            .iter()
+            .enumerate()
+            .map(|(i, part)| Reverse((part.age(now, false), i))),
+    );
+    let base = dest.len();
+    while let Some(Reverse((_, i))) = heap.pop() {
+        let part = &mut parts[i];
+        let start = part.runs.pop().map_or(0, |run| run.start);
+        dest.extend(part.items.drain(start..).rev());
+        if !part.items.is_empty() {
+            heap.push(Reverse((part.age(now, false), i)));
+        }
+    }
+    dest[base..].reverse();
+}
+
 /// How [`ProducerLink::wait_pending`] ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Waited {
@@ -999,6 +1373,18 @@ pub(crate) enum Waited {
     Full,
     /// The timeout passed first.
     Timeout,
+}
+
+impl Waited {
+    /// The answer of a wait without a timeout.
+    pub(crate) fn into_result(self) -> Result<(), WaitError> {
+        match self {
+            Waited::Pending => Ok(()),
+            Waited::Disconnected => Err(WaitError::Disconnected),
+            Waited::Full => Err(WaitError::Full),
+            Waited::Timeout => unreachable!("a wait without a timeout timed out"),
+        }
+    }
 }
 
 impl<T> Drop for ProducerLink<T> {
@@ -1106,24 +1492,32 @@ impl<T> Producer<T> {
     /// caller's, once the slot is unlocked.
     #[inline]
     fn push_into_slot(&self, value: &mut Option<T>) -> Result<(), Missed> {
-        let mut slot = self.lock_with_room(true)?;
+        let mut slot = lock(&self.slot.state);
+        if self.shared.is_closed() {
+            return Err(Missed::Closed);
+        }
+        let run = slot.stamp(&self.shared.clock);
+        // Grown before room is taken: if this panics (capacity overflow),
+        // nothing changed (a new epoch without a run is harmless).
+        slot.items.reserve(1);
+        if slot.needs_run_room(run) {
+            slot.runs.reserve(1);
+        }
+        if self.shared.take_room(1) == 0 {
+            return Err(Missed::Full);
+        }
+        slot.open(run);
         slot.items.extend(value.take());
         Ok(())
     }
 
     /// Locks this handle's slot and takes room for one value (bounded), if
-    /// the collection is open and has it; the caller fills the room while
-    /// it holds the lock (a push, or a permit's reservation). With `grow`
-    /// the slot's buffer is grown first, before room is taken: if that
-    /// panics (capacity overflow), nothing changed.
-    #[inline(always)]
-    fn lock_with_room(&self, grow: bool) -> Result<MutexGuard<'_, SlotState<T>>, Missed> {
-        let mut slot = lock(&self.slot.state);
+    /// the collection is open and has it: a permit's reservation, filled
+    /// later by [`push_reserved`](Self::push_reserved).
+    fn lock_with_room(&self) -> Result<MutexGuard<'_, SlotState<T>>, Missed> {
+        let slot = lock(&self.slot.state);
         if self.shared.is_closed() {
             return Err(Missed::Closed);
-        }
-        if grow {
-            slot.items.reserve(1);
         }
         if self.shared.take_room(1) == 0 {
             return Err(Missed::Full);
@@ -1135,8 +1529,9 @@ impl<T> Producer<T> {
     /// under it, and a close is set under it), waits until room or a close
     /// appears (at once if it did meanwhile). The caller tries again: the
     /// room may have gone to another push by then.
+    /// With a `deadline`, returns `false` if it passed first.
     #[cold]
-    fn wait_for_room(&self) {
+    fn wait_for_room(&self, deadline: Option<Instant>) -> bool {
         let mut queue = self.shared.lock();
         let mut announced = false;
         // Stays registered (and locked, but while it sleeps) until room or
@@ -1147,14 +1542,25 @@ impl<T> Producer<T> {
         // was between two waits (room appeared and another push took it)
         // learns that it is blocked again.
         while !self.shared.is_closed() && !self.shared.has_room() {
+            let timeout = match deadline {
+                Some(deadline) => {
+                    let now = Instant::now();
+                    if now >= deadline {
+                        return false;
+                    }
+                    Some(deadline - now)
+                }
+                None => None,
+            };
             queue.waiting_producers += 1;
             if !announced {
                 announced = true;
                 queue.announce_blocked_producer();
             }
-            queue = queue.wait(&self.shared.room_freed, None);
+            queue = queue.wait(&self.shared.room_freed, timeout);
             queue.waiting_producers -= 1;
         }
+        true
     }
 
     /// Adds `value` to the collection's pending side. On a full
@@ -1199,7 +1605,62 @@ impl<T> Producer<T> {
                 Err((Missed::Closed, value)) => return Err(ProducerClosed { value }),
                 Err((Missed::Full, back)) => value = back,
             }
-            self.wait_for_room();
+            self.wait_for_room(None);
+        }
+    }
+
+    /// Like [`push`](Producer::push), but on a full
+    /// [bounded](crate::BufferedCollection::bounded) collection waits at
+    /// most `timeout` for room, as crossbeam-channel's `send_timeout`. A
+    /// timeout too large for the clock waits without a deadline. Never
+    /// waits on an unbounded collection.
+    ///
+    /// # Errors
+    ///
+    /// [`PushTimeoutError::Timeout`] holding `value` if no room appeared in
+    /// time; [`PushTimeoutError::Closed`] holding it if the collection has
+    /// been closed or dropped (also when that happens while the push
+    /// waits).
+    ///
+    /// # Panics
+    ///
+    /// If the queue cannot grow (capacity overflow, as `Vec::push`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use read_write_collection::{BufferedCollection, PushTimeoutError};
+    ///
+    /// let mut c = BufferedCollection::bounded(1);
+    /// let p = c.producer();
+    /// assert_eq!(p.push_timeout(1, Duration::from_millis(1)), Ok(()));
+    /// // Full: gives up after the timeout and hands the value back.
+    /// let late = p.push_timeout(2, Duration::from_millis(1));
+    /// assert_eq!(late, Err(PushTimeoutError::Timeout(2)));
+    /// c.commit();
+    /// c.clear(); // room again
+    /// assert_eq!(p.push_timeout(2, Duration::from_millis(1)), Ok(()));
+    /// ```
+    pub fn push_timeout(&self, value: T, timeout: Duration) -> Result<(), PushTimeoutError<T>> {
+        // `None`: no deadline (`now + timeout` does not fit).
+        let deadline = Instant::now().checked_add(timeout);
+        let mut value = value;
+        loop {
+            match self.push_now(value) {
+                Ok(()) => return Ok(()),
+                Err((Missed::Closed, value)) => return Err(PushTimeoutError::Closed(value)),
+                Err((Missed::Full, back)) => value = back,
+            }
+            if !self.wait_for_room(deadline) {
+                // The deadline passed: one last look, so that room that
+                // appeared at the deadline is not refused.
+                return match self.push_now(value) {
+                    Ok(()) => Ok(()),
+                    Err((Missed::Closed, value)) => Err(PushTimeoutError::Closed(value)),
+                    Err((Missed::Full, value)) => Err(PushTimeoutError::Timeout(value)),
+                };
+            }
         }
     }
 
@@ -1333,6 +1794,62 @@ impl<T> Producer<T> {
         }
     }
 
+    /// [`reserve_async`](Producer::reserve_async) for a permit that owns
+    /// its handle, as tokio's `Sender::reserve_owned`: the future and the
+    /// [`OwnedPushPermit`] it resolves to borrow nothing, so they can move
+    /// into a spawned task; the permit's [`push`](OwnedPushPermit::push)
+    /// cannot fail and hands the producer back.
+    ///
+    /// Cancel safety: cancel safe for the room (as `reserve_async`), but
+    /// dropping the future drops the producer it owns; clone the producer
+    /// first to keep one.
+    ///
+    /// # Errors
+    ///
+    /// [`ProducerClosed`] if the collection has been closed or dropped
+    /// (also while the future waits for room); the producer is dropped
+    /// then, as tokio's `reserve_owned` drops its sender.
+    ///
+    /// # Panics
+    ///
+    /// If polled again after it resolved.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    /// #     struct Noop;
+    /// #     impl std::task::Wake for Noop {
+    /// #         fn wake(self: std::sync::Arc<Self>) {}
+    /// #     }
+    /// #     let waker = std::task::Waker::from(std::sync::Arc::new(Noop));
+    /// #     let mut f = std::pin::pin!(f);
+    /// #     let mut cx = std::task::Context::from_waker(&waker);
+    /// #     loop {
+    /// #         if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; }
+    /// #     }
+    /// # }
+    ///
+    /// let mut c = BufferedCollection::bounded(1);
+    /// let reserve = c.producer().reserve_owned_async();
+    /// // `reserve` borrows nothing: it could move into a spawned task.
+    /// let permit = block_on(reserve).unwrap();
+    /// let producer = permit.push(5); // cannot fail; the handle comes back
+    /// c.commit();
+    /// assert_eq!(c.as_slice(), [5]);
+    /// c.clear();
+    /// assert_eq!(producer.try_push(6), Ok(()));
+    /// ```
+    #[cfg(feature = "async")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "async")))]
+    pub fn reserve_owned_async(self) -> ReserveOwnedFuture<T> {
+        ReserveOwnedFuture {
+            producer: Some(self),
+            registration: None,
+        }
+    }
+
     /// Adds `value` to the collection's pending side if that can be done
     /// without waiting.
     ///
@@ -1451,7 +1968,7 @@ impl<T> Producer<T> {
             if batch.is_empty() {
                 return Ok(());
             }
-            self.wait_for_room();
+            self.wait_for_room(None);
         }
     }
 
@@ -1475,16 +1992,22 @@ impl<T> Producer<T> {
         if wanted == 0 {
             return Ok(());
         }
+        // One stamp for the whole batch: it is one push.
+        let run = slot.stamp(&self.shared.clock);
         // Grown before room is taken and before anything moves: if this
         // panics, nothing has left `batch`. (An unbounded push of a whole
         // batch into an empty slot swaps buffers below and needs no room.)
         if bounded || !slot.items.is_empty() {
             slot.items.reserve(wanted);
         }
+        if slot.needs_run_room(run) {
+            slot.runs.reserve(1);
+        }
         let n = self.shared.take_room(wanted);
         if n == 0 {
             return Ok(());
         }
+        slot.open(run);
         if n == batch.len() && slot.items.is_empty() {
             // Everything fits in an empty slot: hand over the buffer and
             // take the slot's (empty, with its capacity) in exchange.
@@ -1516,6 +2039,88 @@ impl<T> Producer<T> {
     }
 }
 
+#[cfg(feature = "async")]
+impl<T> Producer<T> {
+    /// Under the control lock (room grows only under it, so a miss here
+    /// registers before any room can appear): takes room for one value
+    /// into a permit of this handle, or waits for it.
+    fn poll_reserve(
+        &self,
+        cx: &mut Context<'_>,
+        registration: &mut Option<Registration>,
+    ) -> Poll<Result<(), ProducerClosed<()>>> {
+        poll_registered(
+            &self.shared,
+            cx,
+            registration,
+            |queue| &mut queue.producer_wakers,
+            |_queue| match self.lock_with_room() {
+                Ok(mut slot) => {
+                    slot.reserved += 1;
+                    Some(Ok(()))
+                }
+                Err(Missed::Closed) => Some(Err(ProducerClosed { value: () })),
+                Err(Missed::Full) => None,
+            },
+            Locked::announce_blocked_producer,
+            |_| {},
+        )
+    }
+
+    /// A permit of this handle pushes `value` into the room it holds, or
+    /// hands it back once the collection is gone (nothing would take it:
+    /// the caller drops it, after giving up the permit). If growing the
+    /// slot panics, nothing changed: the permit still holds its room.
+    fn push_reserved(&self, value: T) -> Option<T> {
+        let unread = {
+            let mut slot = lock(&self.slot.state);
+            // Under the slot's lock, which the collection's last look at
+            // the slots takes after setting `gone`.
+            if self.shared.flags.gone.load(SeqCst) {
+                slot.reserved -= 1;
+                Some(value)
+            } else {
+                let run = slot.stamp(&self.shared.clock);
+                slot.items.reserve(1);
+                if slot.needs_run_room(run) {
+                    slot.runs.reserve(1);
+                }
+                slot.reserved -= 1;
+                slot.open(run);
+                slot.items.push(value);
+                None
+            }
+        };
+        if unread.is_none() {
+            self.shared.after_push();
+        }
+        unread
+    }
+}
+
+impl<T> Producer<T> {
+    /// Gives back the room of `n` permits of this handle (unused, or
+    /// forgotten and found when the handle is dropped).
+    fn release_reserved(&self, n: usize) {
+        let shared = &self.shared;
+        let mut queue = shared.lock();
+        {
+            let mut slot = lock(&self.slot.state);
+            debug_assert!(slot.reserved >= n);
+            slot.reserved -= n;
+        }
+        if shared.flags.max.load(Relaxed) != usize::MAX {
+            // Room grows under the control lock (see the module docs).
+            shared.room.fetch_add(n, SeqCst);
+            queue.wake_producers();
+        }
+        if shared.is_closed() {
+            // A wait may now see that nothing more can arrive.
+            queue.wake_consumers();
+        }
+    }
+}
+
 impl<T> Clone for Producer<T> {
     /// A new handle with a buffer of its own (see
     /// [one clone per thread](Producer#one-clone-per-thread)).
@@ -1530,6 +2135,14 @@ impl<T> Clone for Producer<T> {
 
 impl<T> Drop for Producer<T> {
     fn drop(&mut self) {
+        // A permit borrows its handle (or, owned, releases its room before
+        // the handle it holds is dropped): permits of this handle still
+        // counted now were forgotten (`mem::forget`). Their room would be
+        // lost for good; it goes back.
+        let forgotten = lock(&self.slot.state).reserved;
+        if forgotten > 0 {
+            self.release_reserved(forgotten);
+        }
         let mut queue = self.shared.lock();
         queue.producers -= 1;
         // Its values wait for the next commit, which removes the slot.
@@ -1551,6 +2164,63 @@ impl<T> fmt::Debug for Producer<T> {
             .field("closed", &self.is_closed())
             .finish_non_exhaustive()
     }
+}
+
+/// How a [`BufferedCollection`](crate::BufferedCollection)'s
+/// [`commit`](crate::BufferedCollection::commit) orders the values that
+/// different [`Producer`] handles pushed; set with
+/// [`set_producer_order`](crate::BufferedCollection::set_producer_order).
+///
+/// Either way a commit takes every push that returned before the commit
+/// started, keeps each handle's pushes in the order it made them, and loses
+/// and duplicates nothing.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::{BufferedCollection, ProducerOrder};
+///
+/// let mut events = BufferedCollection::new();
+/// assert_eq!(events.producer_order(), ProducerOrder::Arrival); // the default
+/// let (a, b) = (events.producer(), events.producer());
+/// a.push("a1").unwrap();
+/// b.push("b1").unwrap();
+/// a.push("a2").unwrap();
+/// events.commit();
+/// assert_eq!(events.as_slice(), ["a1", "b1", "a2"]); // as they arrived
+///
+/// events.clear();
+/// events.set_producer_order(ProducerOrder::PerProducer);
+/// a.push("a1").unwrap();
+/// b.push("b1").unwrap();
+/// a.push("a2").unwrap();
+/// events.commit();
+/// assert_eq!(events.as_slice(), ["a1", "a2", "b1"]); // handle by handle
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ProducerOrder {
+    /// The order of arrival, as channels keep it (std's `mpsc`,
+    /// crossbeam-channel, tokio's `mpsc`): a push that returned before
+    /// another push started is committed before it, whichever handles made
+    /// them and whichever threads they ran on. Pushes that overlap in time
+    /// come out in some order consistent with that.
+    ///
+    /// Cost: every push reads one shared clock, and a push that follows a
+    /// push through another handle (or a commit) moves it on with one
+    /// atomic read-modify-write, as a channel's send does; a commit merges
+    /// the handles' values by their stamps, O(n log k) for n values from k
+    /// handles, and copies nothing more than
+    /// [`PerProducer`](ProducerOrder::PerProducer) when the handles pushed
+    /// one after another.
+    #[default]
+    Arrival,
+    /// Each handle's values together, handle after handle, in the order
+    /// the handles were made: pushes through different handles are not
+    /// interleaved in the order they arrived. A push touches nothing shared
+    /// with other handles' pushes: the fastest order when many threads
+    /// push at once and the order across threads does not matter.
+    PerProducer,
 }
 
 /// The error of [`Producer::push`] after the collection was closed or
@@ -1615,7 +2285,7 @@ impl<T> std::error::Error for ProducerClosed<T> {}
 
 /// The future returned by
 /// [`BufferedCollection::wait_pending_async`](crate::BufferedCollection::wait_pending_async):
-/// resolves to the `bool` that
+/// resolves to what
 /// [`wait_pending`](crate::BufferedCollection::wait_pending) would return.
 ///
 /// `Send` when `T: Send`. Dropping it before it resolves loses nothing
@@ -1640,12 +2310,12 @@ pub struct WaitPendingFuture<'a, T> {
 
 #[cfg(feature = "async")]
 impl<T> Future for WaitPendingFuture<'_, T> {
-    type Output = bool;
+    type Output = Result<(), WaitError>;
 
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<bool> {
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
         if this.ready {
-            return Poll::Ready(true);
+            return Poll::Ready(Ok(()));
         }
         let shared = this.shared;
         let owned = &mut this.owned;
@@ -1661,9 +2331,7 @@ impl<T> Future for WaitPendingFuture<'_, T> {
                 // Armed before looking: a push the look misses wakes the
                 // task registered under this same lock.
                 queue.arm_consumers();
-                queue
-                    .wait_outcome()
-                    .map(|outcome| outcome == Waited::Pending)
+                queue.wait_outcome().map(Waited::into_result)
             },
             |_| {},
             Locked::settle_consumers,
@@ -1736,6 +2404,21 @@ impl<T> Future for PushFuture<'_, T> {
         );
         let producer = this.producer;
         let value = &mut this.value;
+        if this.registration.is_none() {
+            // The fast path, as `push`: only this handle's slot is locked.
+            match producer.push_into_slot(value) {
+                Ok(()) => {
+                    producer.shared.after_push();
+                    return Poll::Ready(Ok(()));
+                }
+                Err(Missed::Closed) => {
+                    let value = value.take().expect("a missed push keeps its value");
+                    return Poll::Ready(Err(ProducerClosed { value }));
+                }
+                // Full: look again under the control lock, and register.
+                Err(Missed::Full) => {}
+            }
+        }
         poll_registered(
             &producer.shared,
             cx,
@@ -1810,26 +2493,11 @@ impl<'a, T> Future for ReserveFuture<'a, T> {
         let this = self.get_mut();
         assert!(!this.done, "`ReserveFuture` polled after it resolved");
         let producer = this.producer;
-        let result = poll_registered(
-            &producer.shared,
-            cx,
-            &mut this.registration,
-            |queue| &mut queue.producer_wakers,
-            |_queue| match producer.lock_with_room(false) {
-                Ok(mut slot) => {
-                    slot.reserved += 1;
-                    Some(Ok(PushPermit { producer }))
-                }
-                Err(Missed::Closed) => Some(Err(ProducerClosed { value: () })),
-                Err(Missed::Full) => None,
-            },
-            Locked::announce_blocked_producer,
-            |_| {},
-        );
+        let result = producer.poll_reserve(cx, &mut this.registration);
         if result.is_ready() {
             this.done = true;
         }
-        result
+        result.map(|reserved| reserved.map(|()| PushPermit { producer }))
     }
 }
 
@@ -1931,30 +2599,13 @@ impl<T> PushPermit<'_, T> {
     /// ```
     pub fn push(self, value: T) {
         let producer = self.producer;
-        let unread = {
-            let mut slot = lock(&producer.slot.state);
-            // Under the slot's lock, which the collection's last look at
-            // the slots takes after setting `gone`.
-            if producer.shared.flags.gone.load(SeqCst) {
-                slot.reserved -= 1;
-                Some(value)
-            } else {
-                // Grown before anything changes: if this panics, the slot
-                // is unlocked, `value` dropped and the permit's room given
-                // back.
-                slot.items.reserve(1);
-                slot.reserved -= 1;
-                slot.items.push(value);
-                None
-            }
-        };
+        // If this panics (the slot cannot grow), the permit is still
+        // here: its drop gives the room back.
+        let unread = producer.push_reserved(value);
         // Its room is now the value's (or the collection is gone).
         core::mem::forget(self);
-        match unread {
-            // Dropped outside the lock.
-            Some(value) => drop(value),
-            None => producer.shared.after_push(),
-        }
+        // Dropped outside the lock, once the bookkeeping is done.
+        drop(unread);
     }
 }
 
@@ -1962,18 +2613,7 @@ impl<T> PushPermit<'_, T> {
 impl<T> Drop for PushPermit<'_, T> {
     /// An unused permit gives its room back.
     fn drop(&mut self) {
-        let shared = &self.producer.shared;
-        let mut queue = shared.lock();
-        lock(&self.producer.slot.state).reserved -= 1;
-        if shared.flags.max.load(Relaxed) != usize::MAX {
-            // Room grows under the control lock (see the module docs).
-            shared.room.fetch_add(1, SeqCst);
-            queue.wake_producers();
-        }
-        if shared.is_closed() {
-            // A wait may now see that nothing more can arrive.
-            queue.wake_consumers();
-        }
+        self.producer.release_reserved(1);
     }
 }
 
@@ -1981,6 +2621,228 @@ impl<T> Drop for PushPermit<'_, T> {
 impl<T> fmt::Debug for PushPermit<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PushPermit").finish_non_exhaustive()
+    }
+}
+
+/// The future returned by [`Producer::reserve_owned_async`]: resolves to
+/// an [`OwnedPushPermit`] once there is room for one value, or to
+/// [`ProducerClosed`] after a close (the producer it owns is dropped then).
+///
+/// `Send` when `T: Send`, and `'static` when `T` is: it owns its producer.
+/// Cancel safe for the room (it is taken only in the poll that resolves
+/// it); dropping the future drops the producer.
+#[cfg(feature = "async")]
+#[cfg_attr(docsrs, doc(cfg(feature = "async")))]
+#[must_use = "futures do nothing unless polled"]
+pub struct ReserveOwnedFuture<T> {
+    /// `None` once the future has resolved.
+    producer: Option<Producer<T>>,
+    /// Where this future's waker is registered, if it is.
+    registration: Option<Registration>,
+}
+
+#[cfg(feature = "async")]
+impl<T> Future for ReserveOwnedFuture<T> {
+    type Output = Result<OwnedPushPermit<T>, ProducerClosed<()>>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        let producer = this
+            .producer
+            .as_ref()
+            .expect("`ReserveOwnedFuture` polled after it resolved");
+        match producer.poll_reserve(cx, &mut this.registration) {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(reserved) => {
+                let producer = this.producer.take();
+                Poll::Ready(reserved.map(|()| OwnedPushPermit { producer }))
+            }
+        }
+    }
+}
+
+#[cfg(feature = "async")]
+impl<T> Drop for ReserveOwnedFuture<T> {
+    /// A cancelled reservation removes its waker (it holds no room).
+    fn drop(&mut self) {
+        if let Some(producer) = &self.producer {
+            deregister(&producer.shared, &mut self.registration, |queue| {
+                &mut queue.producer_wakers
+            });
+        }
+    }
+}
+
+#[cfg(feature = "async")]
+impl<T> fmt::Debug for ReserveOwnedFuture<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ReserveOwnedFuture")
+            .field("resolved", &self.producer.is_none())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Room for one value, reserved by [`Producer::reserve_owned_async`], that
+/// owns its [`Producer`] (tokio's `OwnedPermit`): as [`PushPermit`], its
+/// [`push`](OwnedPushPermit::push) cannot fail and dropping it unused gives
+/// the room back; both [`push`](OwnedPushPermit::push) and
+/// [`release`](OwnedPushPermit::release) hand the producer back.
+///
+/// A permit that is forgotten (`mem::forget`) keeps its room and its
+/// producer for good: the producer still counts as live, so
+/// [`wait_pending`](crate::BufferedCollection::wait_pending) does not
+/// report the queue disconnected until it is closed.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::BufferedCollection;
+/// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+/// #     struct Noop;
+/// #     impl std::task::Wake for Noop {
+/// #         fn wake(self: std::sync::Arc<Self>) {}
+/// #     }
+/// #     let waker = std::task::Waker::from(std::sync::Arc::new(Noop));
+/// #     let mut f = std::pin::pin!(f);
+/// #     let mut cx = std::task::Context::from_waker(&waker);
+/// #     loop {
+/// #         if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; }
+/// #     }
+/// # }
+///
+/// let mut c = BufferedCollection::bounded(1);
+/// let permit = block_on(c.producer().reserve_owned_async()).unwrap();
+/// let producer = permit.release(); // unused: the room goes back
+/// assert_eq!(producer.try_push(7), Ok(()));
+/// c.commit();
+/// assert_eq!(c.as_slice(), [7]);
+/// ```
+#[cfg(feature = "async")]
+#[cfg_attr(docsrs, doc(cfg(feature = "async")))]
+#[must_use = "a permit holds room until it is used or dropped"]
+pub struct OwnedPushPermit<T> {
+    /// `Some` until `push` or `release` hands it back.
+    producer: Option<Producer<T>>,
+}
+
+#[cfg(feature = "async")]
+impl<T> OwnedPushPermit<T> {
+    /// Pushes `value` into the room this permit holds and hands the
+    /// producer back: it cannot fail (after the collection was dropped or
+    /// taken apart the value is dropped, as [`PushPermit::push`] does).
+    ///
+    /// # Panics
+    ///
+    /// If the queue cannot grow (capacity overflow, as `Vec::push`); the
+    /// permit's room is given back then.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    /// #     struct Noop;
+    /// #     impl std::task::Wake for Noop {
+    /// #         fn wake(self: std::sync::Arc<Self>) {}
+    /// #     }
+    /// #     let waker = std::task::Waker::from(std::sync::Arc::new(Noop));
+    /// #     let mut f = std::pin::pin!(f);
+    /// #     let mut cx = std::task::Context::from_waker(&waker);
+    /// #     loop {
+    /// #         if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; }
+    /// #     }
+    /// # }
+    ///
+    /// let mut c = BufferedCollection::new();
+    /// let mut producer = c.producer();
+    /// for i in 0..3 {
+    ///     producer = block_on(producer.reserve_owned_async()).unwrap().push(i);
+    /// }
+    /// c.commit();
+    /// assert_eq!(c.as_slice(), [0, 1, 2]);
+    /// ```
+    pub fn push(mut self, value: T) -> Producer<T> {
+        // If this panics, the permit still holds its producer: its drop
+        // gives the room back.
+        let unread = self.producer().push_reserved(value);
+        let producer = self.producer.take().expect("a permit holds its producer");
+        drop(unread);
+        producer
+    }
+
+    /// Gives the room back unused and hands the producer back.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    /// #     struct Noop;
+    /// #     impl std::task::Wake for Noop {
+    /// #         fn wake(self: std::sync::Arc<Self>) {}
+    /// #     }
+    /// #     let waker = std::task::Waker::from(std::sync::Arc::new(Noop));
+    /// #     let mut f = std::pin::pin!(f);
+    /// #     let mut cx = std::task::Context::from_waker(&waker);
+    /// #     loop {
+    /// #         if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; }
+    /// #     }
+    /// # }
+    ///
+    /// let c: BufferedCollection<u8> = BufferedCollection::bounded(1);
+    /// let permit = block_on(c.producer().reserve_owned_async()).unwrap();
+    /// assert!(permit.producer().try_push(1).is_err()); // the permit holds the room
+    /// let producer = permit.release();
+    /// assert_eq!(producer.try_push(1), Ok(()));
+    /// ```
+    pub fn release(mut self) -> Producer<T> {
+        let producer = self.producer.take().expect("a permit holds its producer");
+        producer.release_reserved(1);
+        producer
+    }
+
+    /// The producer this permit holds.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    /// #     struct Noop;
+    /// #     impl std::task::Wake for Noop {
+    /// #         fn wake(self: std::sync::Arc<Self>) {}
+    /// #     }
+    /// #     let waker = std::task::Waker::from(std::sync::Arc::new(Noop));
+    /// #     let mut f = std::pin::pin!(f);
+    /// #     let mut cx = std::task::Context::from_waker(&waker);
+    /// #     loop {
+    /// #         if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; }
+    /// #     }
+    /// # }
+    ///
+    /// let c: BufferedCollection<u8> = BufferedCollection::new();
+    /// let permit = block_on(c.producer().reserve_owned_async()).unwrap();
+    /// assert!(!permit.producer().is_closed());
+    /// ```
+    pub fn producer(&self) -> &Producer<T> {
+        self.producer.as_ref().expect("a permit holds its producer")
+    }
+}
+
+#[cfg(feature = "async")]
+impl<T> Drop for OwnedPushPermit<T> {
+    /// An unused permit gives its room back (then its producer is dropped).
+    fn drop(&mut self) {
+        if let Some(producer) = &self.producer {
+            producer.release_reserved(1);
+        }
+    }
+}
+
+#[cfg(feature = "async")]
+impl<T> fmt::Debug for OwnedPushPermit<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OwnedPushPermit").finish_non_exhaustive()
     }
 }
 

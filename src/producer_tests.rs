@@ -14,7 +14,7 @@ fn registry<T>(link: &ProducerLink<T>) -> (usize, usize, usize) {
 
 #[test]
 fn a_commit_removes_the_slots_of_dropped_handles() {
-    let mut link = ProducerLink::<u32>::new(usize::MAX);
+    let mut link = ProducerLink::<u32>::new(usize::MAX, ProducerOrder::Arrival);
     let mut handles: Vec<_> = (0..10).map(|_| link.producer(0)).collect();
     handles[3].push(3).unwrap();
     // Fewer than a sweep needs: the dead slots wait for the commit.
@@ -34,7 +34,7 @@ fn a_commit_removes_the_slots_of_dropped_handles() {
 
 #[test]
 fn a_sweep_keeps_a_dead_slot_until_its_values_are_committed() {
-    let mut link = ProducerLink::<u32>::new(usize::MAX);
+    let mut link = ProducerLink::<u32>::new(usize::MAX, ProducerOrder::Arrival);
     let first = link.producer(0);
     first.push(1).unwrap();
     drop(first);
@@ -62,7 +62,7 @@ fn a_sweep_keeps_a_dead_slot_until_its_values_are_committed() {
 fn sweeps_are_amortised_and_bound_the_registry() {
     let drops = if cfg!(miri) { 300 } else { 10_000 };
     for live in [0, 10, 100, 400] {
-        let link = ProducerLink::<u32>::new(usize::MAX);
+        let link = ProducerLink::<u32>::new(usize::MAX, ProducerOrder::Arrival);
         let _live: Vec<_> = (0..live).map(|_| link.producer(0)).collect();
         let between = (live / 2).max(SWEEP_MIN);
         let mut sweeps = 0;
@@ -95,7 +95,7 @@ fn sweeps_are_amortised_and_bound_the_registry() {
 /// would after a sweep: half the registry (or `SWEEP_MIN`) more drops.
 #[test]
 fn a_commit_sets_the_next_sweep_as_a_sweep_does() {
-    let mut link = ProducerLink::<u32>::new(usize::MAX);
+    let mut link = ProducerLink::<u32>::new(usize::MAX, ProducerOrder::Arrival);
     let _live: Vec<_> = (0..100).map(|_| link.producer(0)).collect();
     drop(link.producer(0));
     link.take_into(&mut Vec::new());
@@ -112,7 +112,7 @@ fn armed<T>(link: &ProducerLink<T>) -> bool {
 /// after it take their fast path again.
 #[test]
 fn a_finished_wait_leaves_nothing_registered() {
-    let link = ProducerLink::<u32>::new(usize::MAX);
+    let link = ProducerLink::<u32>::new(usize::MAX, ProducerOrder::Arrival);
     let producer = link.producer(0);
     let waiting = |link: &ProducerLink<u32>| link.shared.lock().waiting_consumers;
     // Timed out, after sleeping.
@@ -148,7 +148,7 @@ fn a_finished_or_cancelled_async_wait_leaves_nothing_registered() {
         fn wake(self: std::sync::Arc<Self>) {}
     }
 
-    let link = ProducerLink::<u32>::new(usize::MAX);
+    let link = ProducerLink::<u32>::new(usize::MAX, ProducerOrder::Arrival);
     let producer = link.producer(0);
     let waker = Waker::from(std::sync::Arc::new(Nothing));
     let mut cx = Context::from_waker(&waker);
@@ -163,7 +163,7 @@ fn a_finished_or_cancelled_async_wait_leaves_nothing_registered() {
     let mut wait = core::pin::pin!(link.wait_pending_async(0, false));
     assert!(wait.as_mut().poll(&mut cx).is_pending());
     producer.push(1).unwrap();
-    assert_eq!(wait.as_mut().poll(&mut cx), Poll::Ready(true));
+    assert_eq!(wait.as_mut().poll(&mut cx), Poll::Ready(Ok(())));
     assert!(!registered(&link));
     assert!(!armed(&link), "a resolved wait");
 }
@@ -172,7 +172,7 @@ fn a_finished_or_cancelled_async_wait_leaves_nothing_registered() {
 /// capacity included (no buffer is swapped for an empty slot).
 #[test]
 fn taking_nothing_keeps_the_destinations_buffer() {
-    let mut link = ProducerLink::<u32>::new(usize::MAX);
+    let mut link = ProducerLink::<u32>::new(usize::MAX, ProducerOrder::Arrival);
     let _idle = link.producer(0);
     let mut dest = Vec::with_capacity(100);
     link.take_into(&mut dest);

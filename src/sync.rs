@@ -11,6 +11,22 @@ pub(crate) use std::sync::atomic::{AtomicBool, AtomicUsize};
 #[cfg(not(all(test, loom)))]
 pub(crate) use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
+/// The producers' arrival clock (see the `producer` module): 64 bits
+/// wherever the target has 64-bit atomics, so that it never wraps in
+/// practice; elsewhere a `usize`, compared with wrapping arithmetic.
+#[cfg(all(test, loom))]
+pub(crate) use loom::sync::atomic::AtomicU64 as AtomicStamp;
+#[cfg(all(not(all(test, loom)), target_has_atomic = "64"))]
+pub(crate) use std::sync::atomic::AtomicU64 as AtomicStamp;
+#[cfg(all(not(all(test, loom)), not(target_has_atomic = "64")))]
+pub(crate) use std::sync::atomic::AtomicUsize as AtomicStamp;
+/// The integer an [`AtomicStamp`] holds.
+#[cfg(any(all(test, loom), target_has_atomic = "64"))]
+pub(crate) type Stamp = u64;
+/// The integer an [`AtomicStamp`] holds.
+#[cfg(not(any(all(test, loom), target_has_atomic = "64")))]
+pub(crate) type Stamp = usize;
+
 use std::time::Duration;
 
 /// Drops the payload of a caught panic that will not be resumed (a

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 
-use read_write_collection::BufferedCollection;
+use read_write_collection::{BufferedCollection, WaitError};
 
 mod common;
 use common::block_on;
@@ -35,16 +35,28 @@ fn counting_waker() -> (Arc<CountingWaker>, Waker) {
 #[test]
 fn wait_pending_async_answers_at_once_when_it_can() {
     let mut c: BufferedCollection<u8> = BufferedCollection::new();
-    assert!(!block_on(c.wait_pending_async()), "no producer");
+    assert_eq!(
+        block_on(c.wait_pending_async()),
+        Err(WaitError::Disconnected),
+        "no producer"
+    );
     c.push(1);
-    assert!(block_on(c.wait_pending_async()), "local pending counts");
+    assert_eq!(
+        block_on(c.wait_pending_async()),
+        Ok(()),
+        "local pending counts"
+    );
     c.commit();
     let p = c.producer();
     p.push(2).unwrap();
-    assert!(block_on(c.wait_pending_async()));
+    assert_eq!(block_on(c.wait_pending_async()), Ok(()));
     c.commit();
     c.close();
-    assert!(!block_on(c.wait_pending_async()), "closed and drained");
+    assert_eq!(
+        block_on(c.wait_pending_async()),
+        Err(WaitError::Disconnected),
+        "closed and drained"
+    );
     drop(p);
     assert_eq!(c.as_slice(), [1, 2]);
 }
@@ -68,7 +80,7 @@ fn wait_pending_async_is_woken_by_push_last_producer_and_close() {
     assert!(!woken(&count));
     p.push(7).unwrap();
     assert!(woken(&count), "a push wakes");
-    assert_eq!(f.as_mut().poll(&mut cx), Poll::Ready(true));
+    assert_eq!(f.as_mut().poll(&mut cx), Poll::Ready(Ok(())));
 
     let c: BufferedCollection<u8> = BufferedCollection::new();
     let p = c.producer();
@@ -79,7 +91,10 @@ fn wait_pending_async_is_woken_by_push_last_producer_and_close() {
     assert!(!woken(&count), "a producer is left");
     drop(q);
     assert!(woken(&count), "the last one left");
-    assert_eq!(f.as_mut().poll(&mut cx), Poll::Ready(false));
+    assert_eq!(
+        f.as_mut().poll(&mut cx),
+        Poll::Ready(Err(WaitError::Disconnected))
+    );
 
     // A live future borrows the collection, so `close` (which takes it
     // mutably) comes after the future is gone: the cancelled future took
@@ -92,7 +107,10 @@ fn wait_pending_async_is_woken_by_push_last_producer_and_close() {
     }
     c.close();
     assert!(!woken(&count), "nothing registered is left to wake");
-    assert!(!block_on(c.wait_pending_async()));
+    assert_eq!(
+        block_on(c.wait_pending_async()),
+        Err(WaitError::Disconnected)
+    );
 }
 
 /// `push_async` waits for room in a full bounded collection, is woken when
@@ -156,7 +174,7 @@ fn cancelled_futures() {
     );
     {
         let mut f = pin!(c.wait_pending_async());
-        assert_eq!(f.as_mut().poll(&mut cx), Poll::Ready(true));
+        assert_eq!(f.as_mut().poll(&mut cx), Poll::Ready(Ok(())));
     }
     assert_eq!(c.commit(), 1, "nothing lost");
     c.clear();

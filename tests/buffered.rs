@@ -8,7 +8,9 @@ use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;
 
-use read_write_collection::{BufferedCollection, NoAutoRemove, Producer, ProducerClosed};
+use read_write_collection::{
+    BufferedCollection, NoAutoRemove, Producer, ProducerClosed, ProducerOrder,
+};
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -242,9 +244,9 @@ fn multi_frame_cascade_spreads_over_frames() {
     assert_eq!((queue.len(), queue.pending_len()), (0, 0));
 }
 
-#[test]
-fn commit_appends_local_pending_then_each_producers_pushes_in_its_order() {
-    let mut c: BufferedCollection<i32> = vec![0].into();
+/// The pushes of the two tests below: three handles (`p2` a clone of
+/// `p1`) and local pushes, interleaved.
+fn interleaved_pushes(c: &mut BufferedCollection<i32>) -> [Producer<i32>; 3] {
     let p1 = c.producer();
     let p2 = p1.clone();
     let p3 = c.producer();
@@ -257,7 +259,32 @@ fn commit_appends_local_pending_then_each_producers_pushes_in_its_order() {
     p2.push(21).unwrap();
     assert_eq!(c.local_pending(), [1, 2, 3]);
     assert_eq!(c.pending_len(), 8);
+    [p1, p2, p3]
+}
 
+#[test]
+fn commit_appends_local_pending_then_producers_pushes_in_arrival_order() {
+    let mut c: BufferedCollection<i32> = vec![0].into();
+    let [p1, _p2, p3] = interleaved_pushes(&mut c);
+    assert_eq!(c.commit(), 8);
+    // Visible first, then local pending in push order, then the
+    // producers' pushes in the order they arrived, whichever handle.
+    assert_eq!(c.as_slice(), [0, 1, 2, 3, 10, 20, 11, 30, 21]);
+    assert_eq!(c.pending_len(), 0);
+
+    // The queue is reused: the next commit takes only what came after.
+    p3.push(31).unwrap();
+    c.push(4);
+    p1.push(12).unwrap();
+    assert_eq!(c.commit(), 3);
+    assert_eq!(c.as_slice(), [0, 1, 2, 3, 10, 20, 11, 30, 21, 4, 31, 12]);
+}
+
+#[test]
+fn commit_per_producer_appends_each_producers_pushes_in_its_order() {
+    let mut c: BufferedCollection<i32> = vec![0].into();
+    c.set_producer_order(ProducerOrder::PerProducer);
+    let [p1, _p2, p3] = interleaved_pushes(&mut c);
     assert_eq!(c.commit(), 8);
     // Visible first, then local pending in push order, then each
     // producer's pushes in its order, producers in the order they were
@@ -271,6 +298,35 @@ fn commit_appends_local_pending_then_each_producers_pushes_in_its_order() {
     p1.push(12).unwrap();
     assert_eq!(c.commit(), 3);
     assert_eq!(c.as_slice(), [0, 1, 2, 3, 10, 11, 20, 21, 30, 4, 12, 31]);
+}
+
+/// Switching the order with values queued: to arrival order, the queued
+/// values keep the per-producer order and come before later pushes; to
+/// per-producer order, the queued values are grouped by handle.
+#[test]
+fn switching_the_producer_order_with_values_queued() {
+    let mut c: BufferedCollection<i32> = BufferedCollection::new();
+    c.set_producer_order(ProducerOrder::PerProducer);
+    let (a, b) = (c.producer(), c.producer());
+    b.push(1).unwrap();
+    a.push(2).unwrap();
+    b.push(3).unwrap();
+    c.set_producer_order(ProducerOrder::Arrival);
+    assert_eq!(c.producer_order(), ProducerOrder::Arrival);
+    a.push(4).unwrap();
+    b.push(5).unwrap();
+    a.push(6).unwrap();
+    c.commit();
+    assert_eq!(c.as_slice(), [2, 1, 3, 4, 5, 6]);
+
+    c.clear();
+    b.push(1).unwrap();
+    a.push(2).unwrap();
+    b.push(3).unwrap();
+    c.set_producer_order(ProducerOrder::PerProducer);
+    a.push(4).unwrap();
+    c.commit();
+    assert_eq!(c.as_slice(), [2, 4, 1, 3]);
 }
 
 // ---------------------------------------------------------------------------
@@ -828,7 +884,7 @@ fn element_drops_may_push_through_a_producer() {
 use std::thread;
 use std::time::Duration;
 
-use read_write_collection::{CapacityError, TryPushError, WaitTimeoutError};
+use read_write_collection::{CapacityError, TryPushError, WaitError, WaitTimeoutError};
 
 mod common;
 use common::panic_message;
@@ -880,9 +936,13 @@ fn producer_count_follows_clones_and_drops() {
 #[test]
 fn wait_pending_answers_at_once_when_it_can() {
     let mut c: BufferedCollection<u8> = BufferedCollection::new();
-    assert!(!c.wait_pending(), "no producer: nothing can arrive");
+    assert_eq!(
+        c.wait_pending(),
+        Err(WaitError::Disconnected),
+        "no producer: nothing can arrive"
+    );
     c.push(1);
-    assert!(c.wait_pending(), "local pending counts");
+    assert_eq!(c.wait_pending(), Ok(()), "local pending counts");
     c.commit();
     let p = c.producer();
     assert_eq!(
@@ -891,13 +951,14 @@ fn wait_pending_answers_at_once_when_it_can() {
         "timed out, a producer is alive"
     );
     p.push(2).unwrap();
-    assert!(c.wait_pending());
+    assert_eq!(c.wait_pending(), Ok(()));
     // A timeout too large for `Instant` means "no deadline", not a panic.
     assert_eq!(c.wait_pending_timeout(Duration::MAX), Ok(()));
     assert_eq!(c.wait_pending_timeout(Duration::ZERO), Ok(()));
     c.close();
-    assert!(
+    assert_eq!(
         c.wait_pending(),
+        Ok(()),
         "closed, but a push made before close is pending"
     );
     assert_eq!(
@@ -906,7 +967,11 @@ fn wait_pending_answers_at_once_when_it_can() {
         "not disconnected while anything is left to commit"
     );
     c.commit();
-    assert!(!c.wait_pending(), "closed and drained");
+    assert_eq!(
+        c.wait_pending(),
+        Err(WaitError::Disconnected),
+        "closed and drained"
+    );
     assert_eq!(
         c.wait_pending_timeout(Duration::from_secs(3600)),
         Err(WaitTimeoutError::Disconnected),
@@ -929,10 +994,14 @@ fn wait_pending_wakes_on_a_push_and_on_the_last_producer_leaving() {
         drop(q);
     });
     go_tx.send(()).unwrap();
-    assert!(c.wait_pending());
+    assert_eq!(c.wait_pending(), Ok(()));
     assert_eq!(c.commit(), 1);
     go_tx.send(()).unwrap();
-    assert!(!c.wait_pending(), "the last producer left");
+    assert_eq!(
+        c.wait_pending(),
+        Err(WaitError::Disconnected),
+        "the last producer left"
+    );
     worker.join().unwrap();
     assert_eq!(c.producer_count(), 0);
     assert_eq!(c.as_slice(), [7]);
@@ -1044,7 +1113,7 @@ fn a_blocked_producer_push_waits_for_room() {
             assert_eq!(e.remove(), 1);
         }
         drop(cursor);
-        assert!(c.wait_pending());
+        assert_eq!(c.wait_pending(), Ok(()));
         blocked.join().unwrap().unwrap();
     });
     assert_eq!(c.commit(), 1);
@@ -1134,7 +1203,7 @@ fn batch_pushes_keep_order_and_hand_back_the_rest() {
             big
         });
         while handled.len() < 12 {
-            if c.wait_pending() {
+            if c.wait_pending().is_ok() {
                 c.commit();
             }
             c.traverse(|e| handled.push(e.remove()));

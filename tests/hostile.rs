@@ -343,7 +343,7 @@ fn timeout_then_blocking_wait_is_woken() {
     }
     settle();
     p.push(1).unwrap();
-    assert_eq!(rx.recv_timeout(DEADLINE), Ok(true));
+    assert_eq!(rx.recv_timeout(DEADLINE), Ok(Ok(())));
 }
 
 /// A producer's `push_batch` larger than the bound: it moves a prefix,
@@ -363,7 +363,7 @@ fn push_batch_partial_moves_against_a_draining_owner() {
     });
     let mut got = Vec::new();
     let mut max_seen = 0;
-    while c.wait_pending() {
+    while c.wait_pending().is_ok() {
         c.commit();
         max_seen = max_seen.max(c.len() + c.pending_len());
         c.traverse(|e| got.push(e.remove()));

@@ -8,7 +8,9 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-use read_write_collection::{BufferedCollection, TryPushError, WaitTimeoutError};
+use read_write_collection::{
+    BufferedCollection, ProducerOrder, TryPushError, WaitError, WaitTimeoutError,
+};
 
 mod common;
 use common::within;
@@ -17,8 +19,25 @@ use common::within;
 const DEADLINE: Duration = Duration::from_secs(if cfg!(miri) { 120 } else { 10 });
 
 #[test]
-fn a_commit_keeps_each_producers_order_and_groups_by_handle() {
+fn a_commit_keeps_the_order_of_arrival_across_handles() {
     let mut c = BufferedCollection::new();
+    let a = c.producer();
+    let b = c.producer();
+    let a2 = a.clone();
+    for i in 0..3 {
+        b.push(10 + i).unwrap();
+        a.push(i).unwrap();
+        a2.push(20 + i).unwrap();
+    }
+    assert_eq!(c.pending_len(), 9);
+    assert_eq!(c.commit(), 9);
+    assert_eq!(c.as_slice(), [10, 0, 20, 11, 1, 21, 12, 2, 22]);
+}
+
+#[test]
+fn per_producer_a_commit_keeps_each_producers_order_and_groups_by_handle() {
+    let mut c = BufferedCollection::new();
+    c.set_producer_order(ProducerOrder::PerProducer);
     let a = c.producer();
     let b = c.producer();
     let a2 = a.clone();
@@ -68,15 +87,15 @@ fn a_dropped_handles_values_are_committed_and_its_buffer_then_leaves() {
     assert_eq!(c.pending_len(), 2, "still queued");
     keep.push(3).unwrap();
     assert_eq!(c.commit(), 3);
-    // `keep` was made first.
-    assert_eq!(c.as_slice(), [3, 1, 2]);
+    // In the order they arrived.
+    assert_eq!(c.as_slice(), [1, 2, 3]);
     // A handle made and dropped with nothing queued leaves nothing behind.
     for _ in 0..1_000 {
         drop(keep.clone());
     }
     keep.push(4).unwrap();
     assert_eq!(c.commit(), 1);
-    assert_eq!(c.as_slice(), [3, 1, 2, 4]);
+    assert_eq!(c.as_slice(), [1, 2, 3, 4]);
 }
 
 #[test]
@@ -88,7 +107,8 @@ fn into_parts_and_drop_take_every_handles_values() {
     b.push(2).unwrap();
     a.push(1).unwrap();
     drop(b);
-    assert_eq!(c.into_parts(), (vec![], vec![0, 1, 2]));
+    // Local pending first, then the producers' values as they arrived.
+    assert_eq!(c.into_parts(), (vec![], vec![0, 2, 1]));
     assert!(a.is_closed());
 
     // Dropping the collection drops what its handles queued, once each,
@@ -250,9 +270,13 @@ mod permits {
             "a permit is outstanding: something can still arrive"
         );
         permit.push(9);
-        assert!(c.wait_pending());
+        assert_eq!(c.wait_pending(), Ok(()));
         assert_eq!(c.commit(), 1);
-        assert!(!c.wait_pending(), "closed, nothing queued, no permit");
+        assert_eq!(
+            c.wait_pending(),
+            Err(WaitError::Disconnected),
+            "closed, nothing queued, no permit"
+        );
         assert_eq!(c.as_slice(), [9]);
 
         // Dropped unused after the close (on another thread, while the
@@ -274,7 +298,7 @@ mod permits {
             drop(release_tx);
             c.wait_pending()
         });
-        assert!(!more);
+        assert_eq!(more, Err(WaitError::Disconnected));
 
         let mut c: BufferedCollection<u8> = BufferedCollection::new();
         let p = c.producer();
@@ -293,7 +317,7 @@ mod permits {
             // more can arrive.
             c.wait_pending()
         });
-        assert!(!more);
+        assert_eq!(more, Err(WaitError::Disconnected));
     }
 
     #[test]

@@ -16,7 +16,9 @@ use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::Duration;
 
-use read_write_collection::{BufferedCollection, Producer, TryPushError, WaitTimeoutError};
+use read_write_collection::{
+    BufferedCollection, Producer, TryPushError, WaitError, WaitTimeoutError,
+};
 
 mod common;
 use common::within;
@@ -94,7 +96,7 @@ fn clear_pending_then_wait_pending_does_not_sleep_with_the_producer() {
     let (woken, mut c) = waited
         .recv_timeout(DEADLINE)
         .expect("wait_pending slept through the push the clear made room for");
-    assert!(woken);
+    assert_eq!(woken, Ok(()));
     assert!(blocked.recv_timeout(DEADLINE).unwrap().is_ok());
     assert_eq!(c.commit(), 1);
     assert_eq!(c.as_slice(), [2]);
@@ -254,7 +256,7 @@ fn a_full_queue_with_a_blocked_producer_ends_wait_pending() {
             (0..100).find_map(|i| producer.push(i).err().map(|e| e.into_inner()))
         });
         let mut handled = Vec::new();
-        while events.wait_pending() {
+        while events.wait_pending().is_ok() {
             events.commit();
             events.traverse(|e| {
                 if *e % 2 == 0 {
@@ -373,7 +375,11 @@ fn a_full_queue_with_a_blocked_producer_ends_wait_pending_async() {
             let producer = producer.clone();
             spawn_reporting(move || producer.push(1))
         };
-        assert!(!block_on(events.wait_pending_async()), "blocked in push");
+        assert_eq!(
+            block_on(events.wait_pending_async()),
+            Err(WaitError::Full),
+            "blocked in push"
+        );
         events.clear();
         assert!(blocked.recv_timeout(DEADLINE).unwrap().is_ok());
         events.commit();
@@ -392,9 +398,13 @@ fn a_full_queue_with_a_blocked_producer_ends_wait_pending_async() {
             "full: the push waits"
         );
         assert!(count.wakes() > 0, "the waiting push woke the wait");
-        assert_eq!(wait.as_mut().poll(&mut cx), Poll::Ready(false));
-        assert!(
-            !block_on(events.wait_pending_async()),
+        assert_eq!(
+            wait.as_mut().poll(&mut cx),
+            Poll::Ready(Err(WaitError::Full))
+        );
+        assert_eq!(
+            block_on(events.wait_pending_async()),
+            Err(WaitError::Full),
             "blocked in push_async"
         );
     });
@@ -504,12 +514,12 @@ mod wakers {
                 assert!(count.wakes() > 0, "the other task was not woken");
                 assert_eq!(
                     waiting.recv_timeout(DEADLINE),
-                    Ok(true),
+                    Ok(Ok(())),
                     "the blocked wait_pending was not notified"
                 );
                 assert_eq!(
                     f2.as_mut().poll(&mut Context::from_waker(&counting)),
-                    Poll::Ready(true)
+                    Poll::Ready(Ok(()))
                 );
             }
             let mut c = Arc::try_unwrap(c).unwrap_or_else(|_| panic!("the waiting thread is done"));
@@ -614,7 +624,7 @@ mod wakers {
                 assert_eq!(reentrant.wakes.load(SeqCst), 1);
                 assert_eq!(
                     f.as_mut().poll(&mut Context::from_waker(&waker)),
-                    Poll::Ready(true)
+                    Poll::Ready(Ok(()))
                 );
             }
             c.commit();
@@ -977,6 +987,6 @@ fn a_cancelled_wait_leaves_the_other_task_armed() {
         second
             .as_mut()
             .poll(&mut Context::from_waker(&second_waker)),
-        Poll::Ready(true)
+        Poll::Ready(Ok(()))
     );
 }

@@ -316,7 +316,7 @@ fn shutdown_with_close_loses_nothing() {
                 }
                 // Before the close this returns `true` until every producer
                 // is gone; after it, until the queue is drained.
-                if !queue.wait_pending() {
+                if queue.wait_pending().is_err() {
                     break;
                 }
                 queue.commit();

@@ -63,7 +63,7 @@ fn main() {
         let mut next_seq = vec![0u32; TASKS as usize];
         let (mut handled, mut follow_ups, mut ticks) = (0u64, 0u64, 0u64);
         // One tick: commit what arrived, handle it all.
-        while events.wait_pending_async().await {
+        while events.wait_pending_async().await.is_ok() {
             events.commit();
             ticks += 1;
             events.traverse(|e| match *e {

@@ -43,7 +43,7 @@ fn producers_and_owner_on_a_tokio_runtime() {
                 })
                 .collect();
             let mut got = Vec::new();
-            while events.wait_pending_async().await {
+            while events.wait_pending_async().await.is_ok() {
                 events.commit();
                 if let Some(max) = bound {
                     assert!(events.len() <= max);
@@ -103,7 +103,7 @@ fn async_shutdown_loses_and_duplicates_nothing() {
                 .collect();
             let mut committed = Vec::new();
             let stop_after = 100 + (run * 37) % 500;
-            while events.wait_pending_async().await {
+            while events.wait_pending_async().await.is_ok() {
                 events.commit();
                 events.traverse(|e| committed.push(e.remove()));
                 if committed.len() >= stop_after as usize && !events.is_closed() {
