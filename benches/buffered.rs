@@ -131,7 +131,7 @@ mod imp {
     use std::time::{Duration, Instant};
 
     use criterion::{Criterion, SamplingMode, Throughput};
-    use read_write_collection::{BufferedCollection, Producer};
+    use read_write_collection::{BufferedCollection, Producer, ProducerOrder};
     use tokio::runtime::Runtime;
 
     use crate::support::{alternate_rounds, parse_count};
@@ -888,8 +888,15 @@ mod imp {
         }
     }
 
+    /// `c` set to commit each handle's values together.
+    fn per_producer<T>(mut c: BufferedCollection<T>) -> BufferedCollection<T> {
+        c.set_producer_order(ProducerOrder::PerProducer);
+        c
+    }
+
     fn unbounded_shape(n: u64, m: u64) -> Shape<'static> {
         let mut c = BufferedCollection::new();
+        let mut pp = per_producer(BufferedCollection::new());
         let (tx, rx) = crossbeam_channel::unbounded();
         let cb = Crossbeam(tx, rx);
         let (tx, rx) = flume::unbounded();
@@ -903,6 +910,7 @@ mod imp {
             reference: "crossbeam",
             methods: vec![
                 method("read_write_collection", move || spin_rwc(&mut c, n, m)),
+                method("rwc_per_producer", move || spin_rwc(&mut pp, n, m)),
                 method("crossbeam", move || spin_channel(&cb, n, m)),
                 method("flume", move || spin_channel(&fl, n, m)),
                 method("std_mpsc", move || spin_channel(&sm, n, m)),
@@ -912,6 +920,7 @@ mod imp {
 
     fn bounded_shape(n: u64, m: u64) -> Shape<'static> {
         let mut c = BufferedCollection::bounded(BOUND);
+        let mut pp = per_producer(BufferedCollection::bounded(BOUND));
         let (tx, rx) = crossbeam_channel::bounded(BOUND);
         let cb = Crossbeam(tx, rx);
         Shape {
@@ -921,6 +930,7 @@ mod imp {
             reference: "crossbeam",
             methods: vec![
                 method("read_write_collection", move || spin_rwc(&mut c, n, m)),
+                method("rwc_per_producer", move || spin_rwc(&mut pp, n, m)),
                 method("crossbeam", move || spin_channel(&cb, n, m)),
             ],
         }

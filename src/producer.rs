@@ -143,9 +143,13 @@ pub(crate) struct Shared<T> {
     room_freed: Condvar,
     /// Read by every push.
     flags: OwnLine<Flags>,
-    /// How many more values pushes may take now (bounded only).
+    /// How many more values pushes may take now (bounded only): written
+    /// by every bounded push.
     room: OwnLine<AtomicUsize>,
-    /// The arrival clock ([`ProducerOrder::Arrival`]; see the module docs).
+    /// The arrival clock ([`ProducerOrder::Arrival`]; see the module
+    /// docs): read by every push, written only when another handle or a
+    /// commit moved it since this handle's last push, so on a line of
+    /// its own.
     clock: OwnLine<AtomicStamp>,
 }
 
@@ -256,19 +260,16 @@ impl<T> SlotState<T> {
         // Relaxed is enough: the proof needs only coherence of the clock's
         // own modification order (see the module docs).
         let now = clock.load(Relaxed);
-        if now == self.epoch && self.run_open {
-            return None;
+        if now == self.epoch {
+            return if self.run_open { None } else { Some(now) };
         }
         Some(self.claim(clock, now))
     }
 
-    /// The slot needs a new run: its epoch if the clock still shows it,
-    /// else the next clock value, taken with a compare-and-swap.
+    /// The next clock value, taken with a compare-and-swap from `seen`:
+    /// the slot's new epoch.
     fn claim(&mut self, clock: &AtomicStamp, seen: Stamp) -> Stamp {
         let mut now = seen;
-        if now == self.epoch {
-            return now;
-        }
         loop {
             let next = now.wrapping_add(1);
             match clock.compare_exchange_weak(now, next, Relaxed, Relaxed) {
@@ -366,6 +367,17 @@ impl<T> Default for Part<T> {
 }
 
 impl<T> Part<T> {
+    /// Moves its last run to the end of `dest`, reversed (`dest` has room).
+    #[inline]
+    fn move_last_run(&mut self, dest: &mut Vec<T>) {
+        match self.runs.pop() {
+            // A run of one (handles that took turns): no drain to set up.
+            Some(run) if run.start + 1 == self.items.len() => dest.extend(self.items.pop()),
+            Some(run) => dest.extend(self.items.drain(run.start..).rev()),
+            None => dest.extend(self.items.drain(..).rev()),
+        }
+    }
+
     /// How long before `now` its first run (`first`) or its last run was
     /// stamped.
     fn age(&self, now: Stamp, first: bool) -> Stamp {
@@ -512,6 +524,12 @@ impl<T> Queue<T> {
         self.sweep_at = self.dead + self.dead.max(self.slots.len() / 2).max(SWEEP_MIN);
     }
 }
+
+/// A push that finds no room backs off this many times before it sleeps,
+/// the first `SPIN_STEPS` spinning (1, 2, 4, … spin hints), the rest
+/// yielding the thread (see [`Producer::snooze_for_room`]).
+const SNOOZE_STEPS: u32 = 10;
+const SPIN_STEPS: u32 = 6;
 
 /// Dead slots tolerated before a sweep (see [`Queue::sweep`]).
 const SWEEP_MIN: usize = 16;
@@ -1340,6 +1358,27 @@ fn merge_runs<T>(
     dest: &mut Vec<T>,
     now: Stamp,
 ) {
+    let base = dest.len();
+    if let [a, b] = parts {
+        // Two handles, the common case: no heap (under callgrind, 65
+        // instructions per value when the handles took turns, against 140
+        // through the heap).
+        while !a.items.is_empty() && !b.items.is_empty() {
+            let newer = if a.age(now, false) < b.age(now, false) {
+                &mut *a
+            } else {
+                &mut *b
+            };
+            newer.move_last_run(dest);
+        }
+        // What is left is one part's: all of it, newest run first.
+        for part in [a, b] {
+            dest.extend(part.items.drain(..).rev());
+            part.runs.clear();
+        }
+        dest[base..].reverse();
+        return;
+    }
     debug_assert!(heap.is_empty() && heap.capacity() >= parts.len());
     heap.extend(
         parts
@@ -1347,11 +1386,9 @@ fn merge_runs<T>(
             .enumerate()
             .map(|(i, part)| Reverse((part.age(now, false), i))),
     );
-    let base = dest.len();
     while let Some(Reverse((_, i))) = heap.pop() {
         let part = &mut parts[i];
-        let start = part.runs.pop().map_or(0, |run| run.start);
-        dest.extend(part.items.drain(start..).rev());
+        part.move_last_run(dest);
         if !part.items.is_empty() {
             heap.push(Reverse((part.age(now, false), i)));
         }
@@ -1532,6 +1569,9 @@ impl<T> Producer<T> {
     /// With a `deadline`, returns `false` if it passed first.
     #[cold]
     fn wait_for_room(&self, deadline: Option<Instant>) -> bool {
+        if self.snooze_for_room() {
+            return true;
+        }
         let mut queue = self.shared.lock();
         let mut announced = false;
         // Stays registered (and locked, but while it sleeps) until room or
@@ -1561,6 +1601,29 @@ impl<T> Producer<T> {
             queue.waiting_producers -= 1;
         }
         true
+    }
+
+    /// Before a push sleeps for room: an owner that commits in a loop frees
+    /// room within microseconds, and a sleep and a wake-up cost more than
+    /// that, so first spin a little and then yield a few times, looking
+    /// for room or a close (as crossbeam's channels back off before they
+    /// park). Returns whether either appeared. (Not under loom: a spin
+    /// there only multiplies the schedules.)
+    fn snooze_for_room(&self) -> bool {
+        #[cfg(not(all(test, loom)))]
+        for step in 0..SNOOZE_STEPS {
+            if step < SPIN_STEPS {
+                for _ in 0..1u32 << step {
+                    core::hint::spin_loop();
+                }
+            } else {
+                std::thread::yield_now();
+            }
+            if self.shared.is_closed() || self.shared.has_room() {
+                return true;
+            }
+        }
+        false
     }
 
     /// Adds `value` to the collection's pending side. On a full

@@ -448,3 +448,68 @@ mod permits_after_the_end {
         }
     }
 }
+
+/// Single-threaded pushes through up to five handles in a random
+/// interleaving, with commits, clears of the pending side and handles
+/// dropped at random points: every commit appends exactly the values
+/// pushed since the last one, in push order (what arrival order promises
+/// when one thread makes every push), and `into_parts` hands the rest back
+/// in that order too. Covers the merge of two handles and the heap merge
+/// of three and more, runs of one value and long runs.
+#[test]
+fn arrival_order_matches_push_order_in_random_interleavings() {
+    // A small xorshift: the test needs no dependency.
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    for case in 0..200 {
+        let mut c: BufferedCollection<u32> = BufferedCollection::new();
+        let handles = 1 + next(5) as usize;
+        let mut producers: Vec<_> = (0..handles).map(|_| Some(c.producer())).collect();
+        let mut expected = Vec::new();
+        let mut committed = Vec::new();
+        let mut pending = Vec::new();
+        let burst = 1 + next(8);
+        for v in 0..300u32 {
+            match next(40) {
+                0 => {
+                    c.commit();
+                    committed.append(&mut pending);
+                }
+                1 => {
+                    c.clear_pending();
+                    pending.clear();
+                }
+                2 => {
+                    let h = next(handles as u64) as usize;
+                    producers[h] = None;
+                }
+                _ => {
+                    // Bursts through one handle make long runs.
+                    let h = (u64::from(v) / burst % handles as u64) as usize;
+                    let h = if next(3) == 0 { next(handles as u64) as usize } else { h };
+                    if let Some(p) = &producers[h] {
+                        p.push(v).unwrap();
+                        pending.push(v);
+                    } else {
+                        producers[h] = Some(c.producer());
+                    }
+                }
+            }
+            if next(10) == 0 {
+                // A commit here must match the model exactly.
+                c.commit();
+                committed.append(&mut pending);
+                assert_eq!(c.as_slice(), committed, "case {case}, after {v}");
+            }
+        }
+        expected.extend(committed);
+        let (visible, rest) = c.into_parts();
+        assert_eq!(visible, expected, "case {case}");
+        assert_eq!(rest, pending, "case {case}: into_parts keeps arrival order");
+    }
+}
