@@ -782,7 +782,7 @@ fn wait_pending_async_repolled_with_a_new_waker_against_a_push() {
                         core::task::Poll::Pending => loom::future::block_on(f),
                     }
                 };
-                if !more {
+                if more.is_err() {
                     break;
                 }
                 c.commit();
@@ -981,7 +981,7 @@ fn a_push_that_blocks_again_wakes_the_wait_again() {
         // visible by now) or the other handle did and the push blocks again:
         // the wait answers either way.
         let more = c.wait_pending();
-        if more {
+        if more.is_ok() {
             c.commit();
         }
         assert!(c.len() <= 1, "the bound holds");
@@ -989,4 +989,99 @@ fn a_push_that_blocks_again_wakes_the_wait_again() {
         let pushed = t.join().unwrap();
         assert!(took || pushed, "the freed room went to one of them");
     });
+}
+
+/// How the causal models push: blocking `push`, or `push_async` polled to
+/// completion on the pushing thread.
+#[derive(Clone, Copy)]
+enum Push {
+    Blocking,
+    #[cfg(feature = "async")]
+    Async,
+}
+
+impl Push {
+    fn push(self, p: &Producer<u8>, v: u8) {
+        match self {
+            Push::Blocking => p.push(v).unwrap(),
+            #[cfg(feature = "async")]
+            Push::Async => loom::future::block_on(p.push_async(v)).unwrap(),
+        }
+    }
+}
+
+/// The causal model behind arrival order: thread 1 pushes A through its
+/// handle and then sets a flag; thread 2 waits for the flag and pushes B
+/// through another handle; meanwhile the owner commits (`commits` times)
+/// and takes what each commit appended. Whatever the interleaving, A is
+/// never committed after B (a commit that takes B takes A too, or an
+/// earlier one did), and both arrive exactly once.
+fn causal_model(name: &str, bound: Option<usize>, push: Push, commits: usize) {
+    let name = std::string::String::from(name);
+    check(&name, Bound::Env, move || {
+        let mut c = match bound {
+            Some(max) => BufferedCollection::bounded(max),
+            None => BufferedCollection::new(),
+        };
+        let (p1, p2) = (c.producer(), c.producer());
+        // The flag is a mutex and a condition variable (a spin on an
+        // atomic would make loom's schedules unbounded).
+        let flag = Arc::new((loom::sync::Mutex::new(false), loom::sync::Condvar::new()));
+        let released = Arc::clone(&flag);
+        let t1 = thread::spawn(move || {
+            push.push(&p1, 1);
+            *released.0.lock().unwrap() = true;
+            released.1.notify_one();
+        });
+        let t2 = thread::spawn(move || {
+            let mut set = flag.0.lock().unwrap();
+            while !*set {
+                set = flag.1.wait(set).unwrap();
+            }
+            drop(set);
+            push.push(&p2, 2);
+        });
+        let mut taken = Vec::new();
+        // `traverse`, not a cursor: a bounded collection's cursor keeps
+        // the room it reserved until the next commit, and the joins below
+        // would wait for a push blocked on it.
+        for _ in 0..commits {
+            c.commit();
+            c.traverse(|e| taken.push(e.remove()));
+            assert!(
+                taken != [2],
+                "B was committed without A, which happened before it"
+            );
+        }
+        t1.join().unwrap();
+        t2.join().unwrap();
+        c.commit();
+        c.traverse(|e| taken.push(e.remove()));
+        assert_eq!(taken, [1, 2], "A before B, each once");
+    });
+}
+
+/// (r) Arrival order across two handles, one concurrent commit.
+#[test]
+fn causally_ordered_pushes_through_two_handles_one_commit() {
+    causal_model("causal order / one commit", None, Push::Blocking, 1);
+}
+
+/// (s) The same with two concurrent commits.
+#[test]
+fn causally_ordered_pushes_through_two_handles_two_commits() {
+    causal_model("causal order / two commits", None, Push::Blocking, 2);
+}
+
+/// (t) The same on a bounded queue (room taken with each push).
+#[test]
+fn causally_ordered_pushes_into_a_bounded_queue() {
+    causal_model("causal order / bounded", Some(4), Push::Blocking, 2);
+}
+
+/// (u) The same with `push_async`.
+#[cfg(feature = "async")]
+#[test]
+fn causally_ordered_async_pushes() {
+    causal_model("causal order / push_async", None, Push::Async, 2);
 }

@@ -491,7 +491,11 @@ fn arrival_order_matches_push_order_in_random_interleavings() {
                 _ => {
                     // Bursts through one handle make long runs.
                     let h = (u64::from(v) / burst % handles as u64) as usize;
-                    let h = if next(3) == 0 { next(handles as u64) as usize } else { h };
+                    let h = if next(3) == 0 {
+                        next(handles as u64) as usize
+                    } else {
+                        h
+                    };
                     if let Some(p) = &producers[h] {
                         p.push(v).unwrap();
                         pending.push(v);
