@@ -356,3 +356,60 @@ fn shutdown_with_close_loses_nothing() {
         "both outcomes occurred"
     );
 }
+
+/// Arrival order across handles on real threads: a token goes round four
+/// threads, each with its own clone of the producer; the thread holding
+/// the token pushes the token's number and then passes it on, so every
+/// push happens before the next one, each through another handle. The
+/// owner commits and drains meanwhile, at whatever moments: the drained
+/// sequence is exactly the token order, over many rounds, unbounded and
+/// bounded (where a push may wait for the room the owner frees).
+#[test]
+fn a_token_passed_round_four_threads_arrives_in_token_order() {
+    const THREADS: usize = 4;
+    let tokens: u32 = if cfg!(miri) { 40 } else { 40_000 };
+    for bound in [None, Some(8)] {
+        let mut queue = match bound {
+            Some(max) => BufferedCollection::bounded(max),
+            None => BufferedCollection::new(),
+        };
+        // Whose turn it is: the next token, held by thread `token % 4`.
+        let turn = std::sync::atomic::AtomicU32::new(0);
+        let mut drained: Vec<u32> = Vec::with_capacity(tokens as usize);
+        thread::scope(|s| {
+            for t in 0..THREADS {
+                let producer = queue.producer();
+                let turn = &turn;
+                s.spawn(move || loop {
+                    let token = turn.load(SeqCst);
+                    if token >= tokens {
+                        break;
+                    }
+                    if token as usize % THREADS != t {
+                        // Not ours: let the holder run (two cores, five
+                        // threads).
+                        thread::yield_now();
+                        continue;
+                    }
+                    producer.push(token).unwrap();
+                    // The push returned before the next one starts.
+                    turn.store(token + 1, SeqCst);
+                });
+            }
+            while drained.len() < tokens as usize {
+                if queue.commit() == 0 {
+                    thread::yield_now();
+                    continue;
+                }
+                // Through a pass, as an owner handles events (and, when
+                // bounded, frees the room).
+                queue.traverse(|e| drained.push(e.remove()));
+            }
+        });
+        let expected: Vec<u32> = (0..tokens).collect();
+        if drained != expected {
+            let at = drained.iter().zip(&expected).position(|(a, b)| a != b);
+            panic!("bound {bound:?}: token order broken at {at:?}");
+        }
+    }
+}
