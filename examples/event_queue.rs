@@ -16,8 +16,10 @@
 //! * After enough inputs the consumer [`close`](BufferedCollection::close)s
 //!   the queue: from then on the devices' pushes hand the event back, while
 //!   everything pushed before the close, and every cascade, is still
-//!   handled. `wait_pending` returns `false` once nothing can arrive any
-//!   more, which ends the loop.
+//!   handled. `wait_pending` returns `Err(WaitError::Disconnected)` once
+//!   nothing can arrive any more, which ends the loop (`WaitError::Full`
+//!   would say that the bound is filled with kept events and a device
+//!   waits for room only the consumer can free).
 //!
 //! The counts printed at the end prove it: every key a device created was
 //! either handled once or handed back to it once.
@@ -29,7 +31,7 @@
 use std::thread;
 use std::time::Duration;
 
-use read_write_collection::BufferedCollection;
+use read_write_collection::{BufferedCollection, WaitError};
 
 /// The consumer closes the queue after handling this many keys.
 const QUIT_AFTER: usize = 150;
@@ -96,7 +98,14 @@ fn main() {
     let mut closed_at = None;
     let mut peak = 0;
     println!("frame  committed  keys  follow-ups  pending  score");
-    while queue.wait_pending().is_ok() {
+    loop {
+        match queue.wait_pending() {
+            Ok(()) => {}
+            // Every pass removes what it handles: the queue cannot stay full.
+            Err(WaitError::Full) => unreachable!("every event is removed"),
+            // Closed (or every device gone) and drained: shut down.
+            Err(WaitError::Disconnected) => break,
+        }
         let appended = queue.commit();
         committed += appended;
         peak = peak.max(queue.len() + queue.pending_len());

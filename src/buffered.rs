@@ -233,7 +233,7 @@ impl<T> BufferedCollection<T> {
     /// and a producer is blocked for room, the waits
     /// ([`wait_pending`](Self::wait_pending), `wait_pending_async`,
     /// [`wait_pending_timeout`](Self::wait_pending_timeout)) return at once
-    /// (`false`, or [`WaitTimeoutError::Full`]) instead of sleeping for ever:
+    /// ([`WaitError::Full`], or [`WaitTimeoutError::Full`]) instead of sleeping for ever:
     /// a loop that keeps events must free room before it waits again.
     ///
     /// # Examples

@@ -26,17 +26,62 @@
 //!   condition variable, no waker list and no lock but its slot's.
 //! * `commit` walks the registry under the control lock and, slot by slot,
 //!   swaps the slot's `Vec` with an empty spare under the slot's lock (the
-//!   only time it holds a producer up), then appends it outside that lock.
-//!   The emptied `Vec` becomes the spare for the next slot, so a steady
-//!   state allocates nothing. Slots are taken in registry order (handles in
-//!   the order they were made): **each producer's order is kept**; the
-//!   order *across* producers is the registry's, not the order of arrival.
+//!   only time it holds a producer up), then appends the values outside
+//!   that lock, merged as below. Emptied buffers become the spares of the
+//!   next commit, so a steady state allocates nothing.
 //! * A handle that is dropped marks its slot dead (no search: a drop is
 //!   O(1)); the next commit takes its values, which are never lost, and
 //!   removes it. Dead slots also leave, when empty, once there are more of
 //!   them than a sweep found last time (amortised O(1) per handle), so
 //!   handles that come and go without commits do not pile up. The walk
 //!   sees the live slots plus the dead ones since the last commit.
+//!
+//! # Arrival order
+//!
+//! With [`ProducerOrder::Arrival`] (the default) a push that returned
+//! before another push started is committed before it, whichever slots
+//! they went to. A shared *clock* (a counter alone on its cache line)
+//! orders the slots' values:
+//!
+//! ```text
+//!   clock: 7              slot A: items [a0 a1 | a2 a3 a4]   head 3, runs [(7, 2)]
+//!   (owned by slot A)     slot B: items [b0 b1 b2]           head 5, runs []
+//!   committed order:  a0 a1 (3) · b0 b1 b2 (5) · a2 a3 a4 (7)
+//! ```
+//!
+//! * A slot *owns* a clock value (its *epoch*) when it moved the clock to
+//!   it; every value is written once, by one compare-and-swap (a slot's)
+//!   or one fetch-add (a commit's). A push, under its slot's lock, reads
+//!   the clock: if it still shows the slot's epoch, nobody pushed
+//!   elsewhere or committed since, and the value joins the slot's open
+//!   *run* (no write: the common case costs one read of a line that
+//!   rarely changes). Otherwise it moves the clock on by one and opens a
+//!   run stamped with the new value. A slot's runs are in stamp order, and
+//!   no two slots share a stamp. The first run's stamp (`head`) is held
+//!   inline, so a slot that pushes alone between commits never allocates
+//!   for runs.
+//! * **Causality.** If push A happened before push B, B's read of the
+//!   clock comes after A's in the clock's modification order (coherence:
+//!   no ordering stronger than `Relaxed` is needed), so B's stamp is A's
+//!   or later; equal only in the same slot (a value owned by A's slot
+//!   makes another slot move the clock on), where the slot's lock orders
+//!   them.
+//! * **The cut.** A commit moves the clock on first (its value before is
+//!   the cut), then locks the slots one by one and takes only the values
+//!   stamped at or before the cut. Each of those is in its slot by then:
+//!   stamping and storing happen under the slot's lock, and a push that
+//!   locks the slot after the commit did reads the moved clock (its lock
+//!   comes after the commit's unlock, which comes after the move). Values
+//!   stamped later wait for the next commit. So if B is taken, A (stamped
+//!   earlier) is taken too, by this commit or an earlier one.
+//! * **The merge** appends the taken runs in stamp order: a swap or an
+//!   append when one slot has values or the slots' runs do not interleave;
+//!   otherwise runs are moved newest first from the ends of the parts (a
+//!   heap picks the part, O(n log k) for n values in k parts; two parts
+//!   need no heap) and one reversal puts them in order.
+//! * [`ProducerOrder::PerProducer`] skips all of it: no stamps, no cut,
+//!   slots appended in registry order (handles in the order they were
+//!   made).
 //!
 //! Memory per producer handle: the handle (two `Arc`s, 16 bytes), its slot
 //! (one 256-byte allocation: the `Arc` counts, then the mutex, `Vec`,
@@ -1000,17 +1045,22 @@ impl<T> ProducerLink<T> {
     pub(crate) fn take_into(&mut self, dest: &mut Vec<T>) {
         let shared = Arc::clone(&self.shared);
         let mut queue = shared.lock();
+        // The room the collection freed since it last published goes to
+        // the producers first: those blocked for it wake as soon as the
+        // lock is released, before the merge below (which needs no lock).
+        queue.publish(dest.len());
         let cut = match queue.order {
             ProducerOrder::Arrival => Some(shared.clock.fetch_add(1, Relaxed)),
             ProducerOrder::PerProducer => None,
         };
+        // Counts what it takes as the collection's (`held`), so that
+        // `held` is `dest`'s length once the merge is done.
         let failed = self.gather(&mut queue, dest, cut, true).err();
-        self.merge(dest, cut);
         // Dead slots are empty now (unless they hold values stamped after
         // the cut), and nothing can reach them any more.
         queue.remove_dead();
-        queue.publish(dest.len());
         drop(queue);
+        self.merge(dest, cut);
         if let Some(needed) = failed {
             // `dest` could not grow for the rest: everything is consistent
             // (what was taken is appended, the rest queued), so report it
@@ -1438,23 +1488,25 @@ impl<T> Drop for ProducerLink<T> {
 /// visible at the next [`commit`](crate::BufferedCollection::commit), after
 /// the collection's own pending pushes.
 ///
-/// # Order: each producer's order
+/// # Order: as the pushes arrived
 ///
-/// Each handle has its own buffer, and a commit appends the buffers one
-/// after the other, in the order the handles were made. So a commit keeps
-/// **each producer's order** (the pushes through one handle, in the order
-/// they were made), and takes every push that completed before it, losing
-/// and duplicating nothing; pushes through *different* handles come out
-/// grouped by handle, not in the order they arrived. Code that needs one
-/// order across several threads pushes through one shared handle (by
-/// reference or `Arc`): that is correct, only slower under contention.
+/// A commit takes every push that returned before the commit started,
+/// losing and duplicating nothing, and by default keeps the order of
+/// arrival, as channels do: a push that returned before another push
+/// started comes first, whichever handles and threads made them (see
+/// [`ProducerOrder`]). A collection set to
+/// [`ProducerOrder::PerProducer`] appends each handle's pushes together,
+/// handles in the order they were made: faster when many threads push at
+/// once and only each thread's own order matters.
 ///
 /// # One clone per thread
 ///
 /// [`Clone`] gives the clone a buffer of its own (one 256-byte allocation,
-/// plus the buffer's capacity), so pushes through
-/// different clones never wait for each other: give each thread its own
-/// clone. A handle that is dropped leaves its pushes for the next commit.
+/// plus the buffer's capacity), so pushes through different clones never
+/// wait for each other (in arrival order they share only the clock, read
+/// by every push and written when pushes through different handles
+/// interleave): give each thread its own clone. A handle that is dropped
+/// leaves its pushes for the next commit.
 ///
 /// After the collection is [closed](crate::BufferedCollection::close) or
 /// dropped, every push hands the value back. On a
@@ -1799,15 +1851,17 @@ impl<T> Producer<T> {
     /// A permit taken before a [`close`](crate::BufferedCollection::close)
     /// still pushes (the room was granted before the close; the next commit
     /// takes the value), and a wait for pending elements does not report
-    /// the queue disconnected while a permit is outstanding. A permit used
+    /// the queue disconnected while a permit is outstanding. A permit's
+    /// value arrives when [`push`](PushPermit::push) is called, not when
+    /// the room was reserved. A permit used
     /// after the collection was dropped or taken apart
     /// ([`into_parts`](crate::BufferedCollection::into_parts)) drops its
     /// value at once, as tokio's `Permit::send` does once the receiver is
     /// gone: nothing could take it any more. An owner that must see every
     /// value closes, then waits until
     /// [`wait_pending`](crate::BufferedCollection::wait_pending) returns
-    /// `false` (which it does only once no permit is outstanding), before
-    /// it drops the collection.
+    /// [`WaitError::Disconnected`] (which it does only once no permit is
+    /// outstanding), before it drops the collection.
     ///
     /// # Errors
     ///
@@ -2592,7 +2646,15 @@ impl<T> fmt::Debug for ReserveFuture<'_, T> {
 /// collection's maximum length while it is held, and a collection that was
 /// closed does not report itself disconnected
 /// ([`wait_pending`](crate::BufferedCollection::wait_pending) returning
-/// `false`) until every permit taken before the close is used or dropped.
+/// [`WaitError::Disconnected`]) until every permit taken before the close
+/// is used or dropped.
+///
+/// A permit that is forgotten (`mem::forget`) holds its room until its
+/// [`Producer`] is dropped, which gives the room back (a permit borrows
+/// its producer, so a producer that is dropped has no live permit). A
+/// [`PushFuture`] that is forgotten while it waits for room counts as a
+/// blocked producer until room is next freed: a wait meanwhile may answer
+/// [`WaitError::Full`] at once.
 ///
 /// # Examples
 ///

@@ -517,3 +517,66 @@ fn arrival_order_matches_push_order_in_random_interleavings() {
         assert_eq!(rest, pending, "case {case}: into_parts keeps arrival order");
     }
 }
+
+/// A permit forgotten with `mem::forget` holds its room until its producer
+/// is dropped, which gives the room back: a later producer can fill the
+/// bound again.
+#[cfg(feature = "async")]
+#[test]
+fn a_forgotten_permits_room_comes_back_when_its_producer_is_dropped() {
+    use std::future::Future;
+    use std::pin::pin;
+    use std::task::{Context, Poll, Waker};
+
+    fn now<F: Future>(f: F) -> F::Output {
+        match pin!(f).poll(&mut Context::from_waker(Waker::noop())) {
+            Poll::Ready(v) => v,
+            Poll::Pending => panic!("would wait"),
+        }
+    }
+    let mut c: BufferedCollection<u8> = BufferedCollection::bounded(2);
+    let p = c.producer();
+    std::mem::forget(now(p.reserve_async()).unwrap());
+    std::mem::forget(now(p.reserve_async()).unwrap());
+    let q = c.producer();
+    assert_eq!(q.try_push(1), Err(TryPushError::Full(1)), "both units held");
+    drop(p);
+    assert_eq!(q.try_push(1), Ok(()));
+    assert_eq!(q.try_push(2), Ok(()));
+    assert_eq!(q.try_push(3), Err(TryPushError::Full(3)));
+    c.commit();
+    assert_eq!(c.as_slice(), [1, 2]);
+}
+
+/// `push_timeout` gives up on a full queue after its timeout and hands the
+/// value back; it succeeds once the owner frees room within it; a close
+/// while it waits hands the value back as `Closed`.
+#[test]
+fn push_timeout_waits_for_room_then_gives_up() {
+    use read_write_collection::PushTimeoutError;
+
+    let mut c: BufferedCollection<u8> = BufferedCollection::bounded(1);
+    let p = c.producer();
+    p.push(0).unwrap();
+    let started = std::time::Instant::now();
+    let late = p.push_timeout(1, Duration::from_millis(20));
+    assert_eq!(late, Err(PushTimeoutError::Timeout(1)));
+    assert!(started.elapsed() >= Duration::from_millis(20));
+    thread::scope(|s| {
+        let waiting = s.spawn(|| p.push_timeout(2, DEADLINE));
+        // Only the owner frees room: wait until the push is blocked.
+        assert_eq!(c.wait_pending_timeout(DEADLINE), Ok(()));
+        c.commit();
+        assert_eq!(c.wait_pending(), Err(WaitError::Full));
+        c.clear();
+        assert_eq!(waiting.join().unwrap(), Ok(()));
+    });
+    c.commit();
+    assert_eq!(c.as_slice(), [2]);
+    thread::scope(|s| {
+        let waiting = s.spawn(|| p.push_timeout(3, DEADLINE));
+        assert_eq!(c.wait_pending(), Err(WaitError::Full));
+        c.close();
+        assert_eq!(waiting.join().unwrap(), Err(PushTimeoutError::Closed(3)));
+    });
+}
