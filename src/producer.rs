@@ -15,8 +15,9 @@
 //!   │           wake-ups to deliver, wakers      └─ Slot (B's clone, dropped) ── [c0]
 //!   ├── closed: AtomicBool    (set under control; pushes read it under their slot)
 //!   ├── max:    AtomicUsize   (the bound; changed under control + every slot)
+//!   ├── consumers_waiting: AtomicBool (a push must wake a wait)
 //!   ├── room:   AtomicUsize   (bounded only: pushes may still take this many)
-//!   └── consumers_waiting: AtomicBool (a push must wake a wait)
+//!   └── clock:  AtomicU64     (arrival order; on room's cache line)
 //! ```
 //!
 //! * A push locks its slot, reads `closed` (and, when bounded, takes one
@@ -188,14 +189,22 @@ pub(crate) struct Shared<T> {
     room_freed: Condvar,
     /// Read by every push.
     flags: OwnLine<Flags>,
+    /// The words pushes write.
+    counters: OwnLine<Counters>,
+}
+
+/// What pushes write, on one line: a bounded push's compare-and-swap on
+/// `room` fetches the line, and its read of `clock` that follows hits it
+/// (on separate lines, a bounded push in arrival order missed twice when
+/// pushes through other handles interleaved).
+struct Counters {
     /// How many more values pushes may take now (bounded only): written
     /// by every bounded push.
-    room: OwnLine<AtomicUsize>,
+    room: AtomicUsize,
     /// The arrival clock ([`ProducerOrder::Arrival`]; see the module
     /// docs): read by every push, written only when another handle or a
-    /// commit moved it since this handle's last push, so on a line of
-    /// its own.
-    clock: OwnLine<AtomicStamp>,
+    /// commit moved it since this handle's last push.
+    clock: AtomicStamp,
 }
 
 /// What every push reads; see [`Shared`].
@@ -606,9 +615,11 @@ impl<T> Shared<T> {
                 max: AtomicUsize::new(max),
                 consumers_waiting: AtomicBool::new(false),
             }),
-            room: OwnLine(AtomicUsize::new(max)),
-            // Slots start at epoch 0, which the clock never shows.
-            clock: OwnLine(AtomicStamp::new(1)),
+            counters: OwnLine(Counters {
+                room: AtomicUsize::new(max),
+                // Slots start at epoch 0, which the clock never shows.
+                clock: AtomicStamp::new(1),
+            }),
         })
     }
 
@@ -628,7 +639,7 @@ impl<T> Shared<T> {
     /// lock for "no room": room grows only under it).
     #[inline]
     fn has_room(&self) -> bool {
-        self.flags.max.load(Relaxed) == usize::MAX || self.room.load(SeqCst) > 0
+        self.flags.max.load(Relaxed) == usize::MAX || self.counters.room.load(SeqCst) > 0
     }
 
     /// Takes up to `wanted` units of room (all of them when unbounded);
@@ -639,13 +650,14 @@ impl<T> Shared<T> {
         if self.flags.max.load(Relaxed) == usize::MAX {
             return wanted;
         }
-        let mut room = self.room.load(Relaxed);
+        let mut room = self.counters.room.load(Relaxed);
         loop {
             let take = room.min(wanted);
             if take == 0 {
                 return 0;
             }
             match self
+                .counters
                 .room
                 .compare_exchange_weak(room, room - take, SeqCst, Relaxed)
             {
@@ -795,7 +807,8 @@ impl<'a, T> Locked<'a, T> {
         // no push can queue a value behind it (read after the scan, a push
         // could take room into a slot the scan had passed: "full, nothing
         // queued" with a value queued).
-        let no_room = shared.flags.max.load(Relaxed) != usize::MAX && shared.room.load(SeqCst) == 0;
+        let no_room =
+            shared.flags.max.load(Relaxed) != usize::MAX && shared.counters.room.load(SeqCst) == 0;
         let (queued, reserved) = self.scan();
         if queued > 0 {
             Some(Waited::Pending)
@@ -819,7 +832,7 @@ impl<'a, T> Locked<'a, T> {
         let held = self.held;
         self.held = owned;
         if owned < held {
-            self.shared.room.fetch_add(held - owned, SeqCst);
+            self.shared.counters.room.fetch_add(held - owned, SeqCst);
             self.wake_producers();
         } else if owned > held {
             // Only before the first producer: a collection without
@@ -828,6 +841,7 @@ impl<'a, T> Locked<'a, T> {
             let more = owned - held;
             let fitted = self
                 .shared
+                .counters
                 .room
                 .fetch_update(SeqCst, SeqCst, |room| room.checked_sub(more));
             debug_assert!(fitted.is_ok(), "a count grew without taking room");
@@ -1050,7 +1064,7 @@ impl<T> ProducerLink<T> {
         // lock is released, before the merge below (which needs no lock).
         queue.publish(dest.len());
         let cut = match queue.order {
-            ProducerOrder::Arrival => Some(shared.clock.fetch_add(1, Relaxed)),
+            ProducerOrder::Arrival => Some(shared.counters.clock.fetch_add(1, Relaxed)),
             ProducerOrder::PerProducer => None,
         };
         // Counts what it takes as the collection's (`held`), so that
@@ -1241,7 +1255,7 @@ impl<T> ProducerLink<T> {
     /// traversal may reach (visible + its pushes).
     pub(crate) fn reserve_for_pass(&self, owned: usize) -> usize {
         let mut queue = self.sync(owned);
-        let taken = self.shared.room.swap(0, SeqCst);
+        let taken = self.shared.counters.room.swap(0, SeqCst);
         queue.held += taken;
         queue.held
     }
@@ -1264,7 +1278,10 @@ impl<T> ProducerLink<T> {
             }
             self.shared.flags.max.store(max, Relaxed);
             if max != usize::MAX {
-                self.shared.room.store(max - owned - in_slots, SeqCst);
+                self.shared
+                    .counters
+                    .room
+                    .store(max - owned - in_slots, SeqCst);
             }
         }
         // Pushes never read `held` (it is under the control lock, still
@@ -1293,7 +1310,8 @@ impl<T> ProducerLink<T> {
         let gathered = self.gather(&mut queue, &mut items, None, false);
         debug_assert!(gathered.is_ok(), "taking everything needs no room");
         // Read after every slot was locked: at or after every stamp taken.
-        let now = (queue.order == ProducerOrder::Arrival).then(|| shared.clock.load(Relaxed));
+        let now =
+            (queue.order == ProducerOrder::Arrival).then(|| shared.counters.clock.load(Relaxed));
         self.merge(&mut items, now);
         queue.remove_dead();
         items
@@ -1323,7 +1341,12 @@ impl<T> ProducerLink<T> {
             state.arrival = arrival;
             if arrival && !state.items.is_empty() {
                 // One run, the head, covers every value.
-                let stamp = self.shared.clock.fetch_add(1, Relaxed).wrapping_add(1);
+                let stamp = self
+                    .shared
+                    .counters
+                    .clock
+                    .fetch_add(1, Relaxed)
+                    .wrapping_add(1);
                 state.epoch = stamp;
                 state.head = stamp;
                 state.run_open = true;
@@ -1585,16 +1608,19 @@ impl<T> Producer<T> {
         if self.shared.is_closed() {
             return Err(Missed::Closed);
         }
-        let run = slot.stamp(&self.shared.clock);
         // Grown before room is taken: if this panics (capacity overflow),
-        // nothing changed (a new epoch without a run is harmless).
+        // nothing changed. Room for a run is kept ready too: whether this
+        // push opens one is known only once the clock is read, after the
+        // room is taken (on a bounded queue the room's compare-and-swap
+        // has fetched the clock's line by then).
         slot.items.reserve(1);
-        if slot.needs_run_room(run) {
+        if slot.arrival && slot.runs.len() == slot.runs.capacity() {
             slot.runs.reserve(1);
         }
         if self.shared.take_room(1) == 0 {
             return Err(Missed::Full);
         }
+        let run = slot.stamp(&self.shared.counters.clock);
         slot.open(run);
         slot.items.extend(value.take());
         Ok(())
@@ -2102,7 +2128,7 @@ impl<T> Producer<T> {
         }
         let bounded = self.shared.flags.max.load(Relaxed) != usize::MAX;
         let wanted = if bounded {
-            batch.len().min(self.shared.room.load(Relaxed))
+            batch.len().min(self.shared.counters.room.load(Relaxed))
         } else {
             batch.len()
         };
@@ -2110,7 +2136,7 @@ impl<T> Producer<T> {
             return Ok(());
         }
         // One stamp for the whole batch: it is one push.
-        let run = slot.stamp(&self.shared.clock);
+        let run = slot.stamp(&self.shared.counters.clock);
         // Grown before room is taken and before anything moves: if this
         // panics, nothing has left `batch`. (An unbounded push of a whole
         // batch into an empty slot swaps buffers below and needs no room.)
@@ -2197,7 +2223,7 @@ impl<T> Producer<T> {
                 slot.reserved -= 1;
                 Some(value)
             } else {
-                let run = slot.stamp(&self.shared.clock);
+                let run = slot.stamp(&self.shared.counters.clock);
                 slot.items.reserve(1);
                 if slot.needs_run_room(run) {
                     slot.runs.reserve(1);
@@ -2228,7 +2254,7 @@ impl<T> Producer<T> {
         }
         if shared.flags.max.load(Relaxed) != usize::MAX {
             // Room grows under the control lock (see the module docs).
-            shared.room.fetch_add(n, SeqCst);
+            shared.counters.room.fetch_add(n, SeqCst);
             queue.wake_producers();
         }
         if shared.is_closed() {
