@@ -243,6 +243,11 @@ struct Slot<T> {
     state: Mutex<SlotState<T>>,
     /// Its handle is gone (set and read under the control lock).
     dead: AtomicBool,
+    /// A permit was taken through its handle (set and read under the
+    /// control lock, which orders every access: std's atomic even under
+    /// loom, whose model need not schedule around it).
+    #[cfg(feature = "async")]
+    permits: core::sync::atomic::AtomicBool,
 }
 
 struct SlotState<T> {
@@ -326,7 +331,7 @@ impl<T> SlotState<T> {
         let mut now = seen;
         loop {
             let next = now.wrapping_add(1);
-            match clock.compare_exchange_weak(now, next, Relaxed, Relaxed) {
+            match clock.compare_exchange(now, next, Relaxed, Relaxed) {
                 Ok(_) => {
                     self.epoch = next;
                     return next;
@@ -563,11 +568,19 @@ impl<T> Queue<T> {
     }
 
     /// After a commit took the slots' values: the dead slots it emptied
-    /// leave (one still holding values stamped after the commit's cut
-    /// stays for the next commit).
-    fn remove_dead(&mut self) {
+    /// leave. With `left_behind` (some slot still held values when the
+    /// commit was done with it: values stamped after the cut), each dead
+    /// slot is looked at and one that holds values stays for the next
+    /// commit; otherwise every dead slot is empty and leaves unlocked.
+    fn remove_dead(&mut self, left_behind: bool) {
         if self.dead > 0 {
-            self.sweep();
+            if left_behind {
+                self.sweep();
+            } else {
+                self.slots.retain(|slot| !Self::is_dead(slot));
+                self.dead = 0;
+                self.schedule_sweep();
+            }
         }
     }
 
@@ -853,6 +866,8 @@ impl<'a, T> Locked<'a, T> {
         let slot = Arc::new(Slot {
             state: Mutex::new(SlotState::new(self.order == ProducerOrder::Arrival)),
             dead: AtomicBool::new(false),
+            #[cfg(feature = "async")]
+            permits: core::sync::atomic::AtomicBool::new(false),
         });
         self.producers += 1;
         self.slots.push(Arc::clone(&slot));
@@ -999,6 +1014,14 @@ impl Wakers {
 /// queue: later pushes fail and queued elements are dropped exactly once.
 pub(crate) struct ProducerLink<T> {
     shared: Arc<Shared<T>>,
+    /// The owner's buffers for taking the slots' values.
+    taker: Taker<T>,
+}
+
+/// What a commit uses to take and merge the slots' values: the owner's
+/// alone, beside the shared state (borrowed apart from it while the
+/// control lock is held).
+struct Taker<T> {
     /// An emptied buffer, swapped with a slot's at a commit: a steady
     /// state allocates nothing. `pool` holds more when several slots have
     /// values.
@@ -1020,11 +1043,13 @@ impl<T> ProducerLink<T> {
     pub(crate) fn new(max: usize, order: ProducerOrder) -> Self {
         ProducerLink {
             shared: Shared::new(max, order),
-            spare: Part::default(),
-            pool: Vec::new(),
-            first: None,
-            parts: Vec::new(),
-            heap: BinaryHeap::new(),
+            taker: Taker {
+                spare: Part::default(),
+                pool: Vec::new(),
+                first: None,
+                parts: Vec::new(),
+                heap: BinaryHeap::new(),
+            },
         }
     }
 
@@ -1057,7 +1082,7 @@ impl<T> ProducerLink<T> {
     /// slot, in order, and the next commit takes it. Nothing after that
     /// allocates.
     pub(crate) fn take_into(&mut self, dest: &mut Vec<T>) {
-        let shared = Arc::clone(&self.shared);
+        let shared = &*self.shared;
         let mut queue = shared.lock();
         // The room the collection freed since it last published goes to
         // the producers first: those blocked for it wake as soon as the
@@ -1069,141 +1094,19 @@ impl<T> ProducerLink<T> {
         };
         // Counts what it takes as the collection's (`held`), so that
         // `held` is `dest`'s length once the merge is done.
-        let failed = self.gather(&mut queue, dest, cut, true).err();
+        let gathered = self.taker.gather(&mut queue, dest, cut, true);
         // Dead slots are empty now (unless they hold values stamped after
         // the cut), and nothing can reach them any more.
-        queue.remove_dead();
+        queue.remove_dead(gathered != Ok(false));
         drop(queue);
-        self.merge(dest, cut);
-        if let Some(needed) = failed {
+        self.taker.merge(dest, cut);
+        if let Err(needed) = gathered {
             // `dest` could not grow for the rest: everything is consistent
             // (what was taken is appended, the rest queued), so report it
             // as `Vec::reserve` does (capacity overflow, or the allocation
             // error handler). If the room can be had by now, the rest
             // simply waits for the next commit.
             dest.reserve(needed);
-        }
-    }
-
-    /// Moves the values due at `cut` (all of them without one) out of the
-    /// slots into `self.parts`, one part per slot that had any, counting
-    /// them as the collection's (`held`). With `room`, a slot's values
-    /// leave it only once `dest` has room for them and all taken before.
-    ///
-    /// If `dest` cannot grow, it stops there and returns how much room it
-    /// asked for: the parts taken fit, the rest of the values stay in
-    /// their slots.
-    fn gather(
-        &mut self,
-        queue: &mut Queue<T>,
-        dest: &mut Vec<T>,
-        cut: Option<Stamp>,
-        room: bool,
-    ) -> Result<(), usize> {
-        debug_assert!(self.parts.is_empty() && self.first.is_none());
-        // Grown before any value moves: the merge below cannot allocate.
-        // (One slot needs none of it.)
-        let slots = queue.slots.len();
-        let several = slots > 1;
-        if several {
-            self.parts.reserve(slots);
-            self.pool.reserve(slots);
-            self.heap.reserve(slots);
-        }
-        let mut total = 0;
-        for (i, slot) in queue.slots.iter().enumerate() {
-            // The last slot's values, when nothing was taken before and
-            // nothing is visible, become `dest` by a swap: no room needed.
-            let swapped = dest.is_empty() && total == 0 && i + 1 == slots;
-            loop {
-                let mut state = lock_politely(&slot.state);
-                let (items, runs) = state.due(cut);
-                if items == 0 {
-                    break;
-                }
-                if room && !swapped && dest.capacity() - dest.len() < total + items {
-                    drop(state);
-                    // Not under the slot's lock: its producer goes on
-                    // pushing. It may push more meanwhile: look again.
-                    if dest.try_reserve(total + items).is_err() {
-                        // What was taken fits; the rest stays queued.
-                        return Err(total + items);
-                    }
-                    continue;
-                }
-                let mut part = self
-                    .pool
-                    .pop()
-                    .unwrap_or_else(|| core::mem::take(&mut self.spare));
-                // The only moment this holds the producer up.
-                state.take_into(items, runs, &mut part);
-                drop(state);
-                if several {
-                    self.parts.push(part);
-                } else {
-                    self.first = Some(part);
-                }
-                // The taken values now count as the collection's.
-                queue.held += items;
-                total += items;
-                break;
-            }
-        }
-        Ok(())
-    }
-
-    /// Appends the gathered parts to `dest`: merged by stamp (arrival
-    /// order, `now` at or after every stamp), else in registry order. The
-    /// parts' emptied buffers go back to the pool.
-    fn merge(&mut self, dest: &mut Vec<T>, now: Option<Stamp>) {
-        if let Some(mut part) = self.first.take() {
-            if dest.is_empty() {
-                core::mem::swap(dest, &mut part.items);
-            } else {
-                dest.append(&mut part.items);
-            }
-            self.recycle(part);
-            return;
-        }
-        let parts = &mut self.parts;
-        match (parts.len(), now) {
-            (0, _) => {}
-            (1, _) if dest.is_empty() => core::mem::swap(dest, &mut parts[0].items),
-            (_, Some(now)) => {
-                // Oldest first run first; a slot's runs are in stamp order
-                // and no two slots share a stamp.
-                parts.sort_unstable_by_key(|part| Reverse(part.age(now, true)));
-                let interleaved = parts
-                    .windows(2)
-                    .any(|w| w[0].age(now, false) < w[1].age(now, true));
-                if interleaved {
-                    merge_runs(parts, &mut self.heap, dest, now);
-                } else {
-                    for part in parts.iter_mut() {
-                        dest.append(&mut part.items);
-                    }
-                }
-            }
-            (_, None) => {
-                for part in parts.iter_mut() {
-                    dest.append(&mut part.items);
-                }
-            }
-        }
-        while let Some(part) = self.parts.pop() {
-            self.recycle(part);
-        }
-    }
-
-    /// Keeps an emptied part's buffers for the next commit (the pool has
-    /// room: grown before the commit took anything).
-    fn recycle(&mut self, mut part: Part<T>) {
-        debug_assert!(part.items.is_empty());
-        part.runs.clear();
-        if self.spare.items.capacity() == 0 {
-            self.spare = part;
-        } else {
-            self.pool.push(part);
         }
     }
 
@@ -1218,14 +1121,13 @@ impl<T> ProducerLink<T> {
     pub(crate) fn clear(&mut self, owned: usize) {
         let mut items = Vec::new();
         {
-            let shared = Arc::clone(&self.shared);
-            let mut queue = shared.lock();
+            let mut queue = self.shared.lock();
             // The values leave the slots: their room goes to `held`, which
             // the publication then lowers to `owned`.
-            let gathered = self.gather(&mut queue, &mut items, None, false);
-            debug_assert!(gathered.is_ok(), "a clear needs no room");
-            self.merge(&mut items, None);
-            queue.remove_dead();
+            let gathered = self.taker.gather(&mut queue, &mut items, None, false);
+            debug_assert_eq!(gathered, Ok(false), "a clear takes everything");
+            self.taker.merge(&mut items, None);
+            queue.remove_dead(false);
             queue.publish(owned);
         }
         drop(items);
@@ -1302,18 +1204,18 @@ impl<T> ProducerLink<T> {
     /// (the collection is dropped or taken apart): permits still
     /// outstanding drop their value when used.
     pub(crate) fn close_and_take(&mut self) -> Vec<T> {
-        let shared = Arc::clone(&self.shared);
+        let shared = &*self.shared;
         let mut queue = shared.lock();
         queue.close();
         shared.flags.gone.store(true, SeqCst);
         let mut items = Vec::new();
-        let gathered = self.gather(&mut queue, &mut items, None, false);
-        debug_assert!(gathered.is_ok(), "taking everything needs no room");
+        let gathered = self.taker.gather(&mut queue, &mut items, None, false);
+        debug_assert_eq!(gathered, Ok(false), "taking everything needs no room");
         // Read after every slot was locked: at or after every stamp taken.
         let now =
             (queue.order == ProducerOrder::Arrival).then(|| shared.counters.clock.load(Relaxed));
-        self.merge(&mut items, now);
-        queue.remove_dead();
+        self.taker.merge(&mut items, now);
+        queue.remove_dead(false);
         items
     }
 
@@ -1414,6 +1316,133 @@ impl<T> ProducerLink<T> {
             owned: Some(owned),
             ready,
             registration: None,
+        }
+    }
+}
+
+impl<T> Taker<T> {
+    /// Moves the values due at `cut` (all of them without one) out of the
+    /// slots into `self.parts`, one part per slot that had any, counting
+    /// them as the collection's (`held`). With `room`, a slot's values
+    /// leave it only once `dest` has room for them and all taken before.
+    ///
+    /// Returns whether a slot still held values when it was done with it
+    /// (values stamped after the cut). If `dest` cannot grow, it stops
+    /// there and returns how much room it asked for: the parts taken fit,
+    /// the rest of the values stay in their slots.
+    fn gather(
+        &mut self,
+        queue: &mut Queue<T>,
+        dest: &mut Vec<T>,
+        cut: Option<Stamp>,
+        room: bool,
+    ) -> Result<bool, usize> {
+        debug_assert!(self.parts.is_empty() && self.first.is_none());
+        // Grown before any value moves: the merge below cannot allocate.
+        // (One slot needs none of it.)
+        let slots = queue.slots.len();
+        let several = slots > 1;
+        if several {
+            self.parts.reserve(slots);
+            self.pool.reserve(slots);
+            self.heap.reserve(slots);
+        }
+        let mut total = 0;
+        let mut left_behind = false;
+        for (i, slot) in queue.slots.iter().enumerate() {
+            // The last slot's values, when nothing was taken before and
+            // nothing is visible, become `dest` by a swap: no room needed.
+            let swapped = dest.is_empty() && total == 0 && i + 1 == slots;
+            loop {
+                let mut state = lock_politely(&slot.state);
+                let (items, runs) = state.due(cut);
+                left_behind |= items < state.items.len();
+                if items == 0 {
+                    break;
+                }
+                if room && !swapped && dest.capacity() - dest.len() < total + items {
+                    drop(state);
+                    // Not under the slot's lock: its producer goes on
+                    // pushing. It may push more meanwhile: look again.
+                    if dest.try_reserve(total + items).is_err() {
+                        // What was taken fits; the rest stays queued.
+                        return Err(total + items);
+                    }
+                    continue;
+                }
+                let mut part = self
+                    .pool
+                    .pop()
+                    .unwrap_or_else(|| core::mem::take(&mut self.spare));
+                // The only moment this holds the producer up.
+                state.take_into(items, runs, &mut part);
+                drop(state);
+                if several {
+                    self.parts.push(part);
+                } else {
+                    self.first = Some(part);
+                }
+                // The taken values now count as the collection's.
+                queue.held += items;
+                total += items;
+                break;
+            }
+        }
+        Ok(left_behind)
+    }
+
+    /// Appends the gathered parts to `dest`: merged by stamp (arrival
+    /// order, `now` at or after every stamp), else in registry order. The
+    /// parts' emptied buffers go back to the pool.
+    fn merge(&mut self, dest: &mut Vec<T>, now: Option<Stamp>) {
+        if let Some(mut part) = self.first.take() {
+            if dest.is_empty() {
+                core::mem::swap(dest, &mut part.items);
+            } else {
+                dest.append(&mut part.items);
+            }
+            self.recycle(part);
+            return;
+        }
+        let parts = &mut self.parts;
+        match (parts.len(), now) {
+            (0, _) => {}
+            (1, _) if dest.is_empty() => core::mem::swap(dest, &mut parts[0].items),
+            (_, Some(now)) => {
+                // Oldest first run first; a slot's runs are in stamp order
+                // and no two slots share a stamp.
+                parts.sort_unstable_by_key(|part| Reverse(part.age(now, true)));
+                let interleaved = parts
+                    .windows(2)
+                    .any(|w| w[0].age(now, false) < w[1].age(now, true));
+                if interleaved {
+                    merge_runs(parts, &mut self.heap, dest, now);
+                } else {
+                    for part in parts.iter_mut() {
+                        dest.append(&mut part.items);
+                    }
+                }
+            }
+            (_, None) => {
+                for part in parts.iter_mut() {
+                    dest.append(&mut part.items);
+                }
+            }
+        }
+        while let Some(part) = self.parts.pop() {
+            self.recycle(part);
+        }
+    }
+
+    /// Keeps an emptied part's buffers for the next commit (the pool has
+    /// room: grown before the commit took anything).
+    fn recycle(&mut self, mut part: Part<T>) {
+        debug_assert!(part.items.is_empty());
+        part.runs.clear();
+        if self.spare.items.capacity() == 0 {
+            self.spare = part;
+        } else {
+            self.pool.push(part);
         }
     }
 }
@@ -1629,6 +1658,7 @@ impl<T> Producer<T> {
     /// Locks this handle's slot and takes room for one value (bounded), if
     /// the collection is open and has it: a permit's reservation, filled
     /// later by [`push_reserved`](Self::push_reserved).
+    #[cfg(feature = "async")]
     fn lock_with_room(&self) -> Result<MutexGuard<'_, SlotState<T>>, Missed> {
         let slot = lock(&self.slot.state);
         if self.shared.is_closed() {
@@ -2200,6 +2230,7 @@ impl<T> Producer<T> {
             |_queue| match self.lock_with_room() {
                 Ok(mut slot) => {
                     slot.reserved += 1;
+                    self.slot.permits.store(true, Relaxed);
                     Some(Ok(()))
                 }
                 Err(Missed::Closed) => Some(Err(ProducerClosed { value: () })),
@@ -2241,9 +2272,9 @@ impl<T> Producer<T> {
     }
 }
 
+#[cfg(feature = "async")]
 impl<T> Producer<T> {
-    /// Gives back the room of `n` permits of this handle (unused, or
-    /// forgotten and found when the handle is dropped).
+    /// Gives back the room of `n` unused permits of this handle.
     fn release_reserved(&self, n: usize) {
         let shared = &self.shared;
         let mut queue = shared.lock();
@@ -2278,15 +2309,26 @@ impl<T> Clone for Producer<T> {
 
 impl<T> Drop for Producer<T> {
     fn drop(&mut self) {
+        let mut queue = self.shared.lock();
         // A permit borrows its handle (or, owned, releases its room before
         // the handle it holds is dropped): permits of this handle still
         // counted now were forgotten (`mem::forget`). Their room would be
-        // lost for good; it goes back.
-        let forgotten = lock(&self.slot.state).reserved;
-        if forgotten > 0 {
-            self.release_reserved(forgotten);
+        // lost for good; it goes back. (Only a handle that took a permit
+        // looks.)
+        #[cfg(feature = "async")]
+        if self.slot.permits.load(Relaxed) {
+            let forgotten = core::mem::take(&mut lock(&self.slot.state).reserved);
+            if forgotten > 0 {
+                if self.shared.flags.max.load(Relaxed) != usize::MAX {
+                    // Room grows under the control lock (module docs).
+                    self.shared.counters.room.fetch_add(forgotten, SeqCst);
+                    queue.wake_producers();
+                }
+                if self.shared.is_closed() {
+                    queue.wake_consumers();
+                }
+            }
         }
-        let mut queue = self.shared.lock();
         queue.producers -= 1;
         // Its values wait for the next commit, which removes the slot.
         self.slot.dead.store(true, Relaxed);
