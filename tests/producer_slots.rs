@@ -466,7 +466,7 @@ fn arrival_order_matches_push_order_in_random_interleavings() {
         state ^= state << 17;
         state % n
     };
-    for case in 0..200 {
+    for case in 0..if cfg!(miri) { 3 } else { 200 } {
         let mut c: BufferedCollection<u32> = BufferedCollection::new();
         let handles = 1 + next(5) as usize;
         let mut producers: Vec<_> = (0..handles).map(|_| Some(c.producer())).collect();
