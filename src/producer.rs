@@ -1088,9 +1088,15 @@ impl<T> ProducerLink<T> {
         // the producers first: those blocked for it wake as soon as the
         // lock is released, before the merge below (which needs no lock).
         queue.publish(dest.len());
+        // With one slot there is nothing to order its values against: no
+        // cut, and its producer keeps its epoch (no claim after each
+        // commit). A second slot registers under the control lock, which
+        // this holds until every slot was looked at.
         let cut = match queue.order {
-            ProducerOrder::Arrival => Some(shared.counters.clock.fetch_add(1, Relaxed)),
-            ProducerOrder::PerProducer => None,
+            ProducerOrder::Arrival if queue.slots.len() > 1 => {
+                Some(shared.counters.clock.fetch_add(1, Relaxed))
+            }
+            _ => None,
         };
         // Counts what it takes as the collection's (`held`), so that
         // `held` is `dest`'s length once the merge is done.
