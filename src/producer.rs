@@ -74,7 +74,10 @@
 //!   locks the slot after the commit did reads the moved clock (its lock
 //!   comes after the commit's unlock, which comes after the move). Values
 //!   stamped later wait for the next commit. So if B is taken, A (stamped
-//!   earlier) is taken too, by this commit or an earlier one.
+//!   earlier) is taken too, by this commit or an earlier one. A registry
+//!   of one slot needs no cut (nothing to order against; a new slot
+//!   registers under the control lock the commit holds): the commit
+//!   leaves the clock alone, and a lone producer keeps its epoch.
 //! * **The merge** appends the taken runs in stamp order: a swap or an
 //!   append when one slot has values or the slots' runs do not interleave;
 //!   otherwise runs are moved newest first from the ends of the parts (a
