@@ -1052,12 +1052,18 @@ impl<T, A> BufferedCollection<T, A> {
     /// assert_eq!(c.into_parts(), (vec![1], vec![2, 3]));
     /// assert!(p.is_closed());
     /// ```
-    pub fn into_parts(mut self) -> (Vec<T>, Vec<T>) {
-        let BufferedCollection { store, pending, .. } = self;
+    pub fn into_parts(self) -> (Vec<T>, Vec<T>) {
+        let BufferedCollection {
+            store,
+            pending,
+            #[cfg(feature = "std")]
+            mut link,
+            ..
+        } = self;
         #[cfg(feature = "std")]
         let pending = {
             let mut pending = pending;
-            let mut queued = self.link.close_and_take();
+            let mut queued = link.close_and_take();
             pending.append(&mut queued);
             pending
         };

@@ -598,7 +598,9 @@ impl<T> Queue<T> {
 /// A push that finds no room backs off this many times before it sleeps,
 /// the first `SPIN_STEPS` spinning (1, 2, 4, … spin hints), the rest
 /// yielding the thread (see [`Producer::snooze_for_room`]).
+#[cfg_attr(all(test, loom), allow(dead_code))]
 const SNOOZE_STEPS: u32 = 10;
+#[cfg_attr(all(test, loom), allow(dead_code))]
 const SPIN_STEPS: u32 = 6;
 
 /// Dead slots tolerated before a sweep (see [`Queue::sweep`]).
