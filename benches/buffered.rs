@@ -1082,6 +1082,19 @@ mod imp {
                 times[j].push(elapsed.as_secs_f64() * 1e9 / shapes[s].pushes as f64);
             }
         }
+        if std::env::var_os("RWC_SAMPLES").is_some() {
+            for (j, &(s, i)) in index.iter().enumerate() {
+                let shape = &shapes[s];
+                let samples: Vec<String> = times[j].iter().map(|t| format!("{t:.1}")).collect();
+                eprintln!(
+                    "# {}/{}t/{}: {}",
+                    shape.kind,
+                    shape.threads,
+                    shape.methods[i].name,
+                    samples.join(" ")
+                );
+            }
+        }
         let stats: Vec<(f64, f64, f64)> =
             times.iter_mut().map(|t| median_and_quartiles(t)).collect();
         let median_of = |kind: &str, threads: u64, name: &str| {

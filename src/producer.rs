@@ -51,13 +51,13 @@
 //! ```
 //!
 //! * A slot *owns* a clock value (its *epoch*) when it moved the clock to
-//!   it; every value is written once, by one compare-and-swap (a slot's)
-//!   or one fetch-add (a commit's). A push, under its slot's lock, reads
-//!   the clock: if it still shows the slot's epoch, nobody pushed
-//!   elsewhere or committed since, and the value joins the slot's open
-//!   *run* (no write: the common case costs one read of a line that
-//!   rarely changes). Otherwise it moves the clock on by one and opens a
-//!   run stamped with the new value. A slot's runs are in stamp order, and
+//!   it; every value is written once, by one slot's compare-and-swap (or
+//!   by a change of order, for one slot). A push, under its slot's lock,
+//!   reads the clock: if it still shows the slot's epoch, nobody pushed
+//!   elsewhere since, and the value joins the slot's open *run* (no
+//!   write: the common case costs one read of a line that rarely
+//!   changes). Otherwise it moves the clock on by one and opens a run
+//!   stamped with the new value. A slot's runs are in stamp order, and
 //!   no two slots share a stamp. The first run's stamp (`head`) is held
 //!   inline, so a slot that pushes alone between commits never allocates
 //!   for runs.
@@ -67,17 +67,25 @@
 //!   or later; equal only in the same slot (a value owned by A's slot
 //!   makes another slot move the clock on), where the slot's lock orders
 //!   them.
-//! * **The cut.** A commit moves the clock on first (its value before is
-//!   the cut), then locks the slots one by one and takes only the values
-//!   stamped at or before the cut. Each of those is in its slot by then:
-//!   stamping and storing happen under the slot's lock, and a push that
-//!   locks the slot after the commit did reads the moved clock (its lock
-//!   comes after the commit's unlock, which comes after the move). Values
-//!   stamped later wait for the next commit. So if B is taken, A (stamped
-//!   earlier) is taken too, by this commit or an earlier one. A registry
-//!   of one slot needs no cut (nothing to order against; a new slot
-//!   registers under the control lock the commit holds): the commit
-//!   leaves the clock alone, and a lone producer keeps its epoch.
+//! * **The cut.** A commit reads the clock first (the value it reads is
+//!   the cut; it writes nothing, so the producers' line stays theirs and
+//!   a slot that owns the clock keeps its epoch across commits), then
+//!   locks the slots one by one and takes only the values stamped at or
+//!   before the cut, leaving later ones for the next commit. Suppose B is
+//!   taken from slot j and A happened before B, A through slot i. If A
+//!   was in slot i when the commit locked it, A is taken too (a slot's
+//!   stamps only grow, so the values at or before the cut are a prefix).
+//!   Otherwise A was pushed after the commit unlocked slot i, so A's read
+//!   of the clock comes after the cut's (the slot's lock orders them;
+//!   coherence again): A's stamp is the cut only if slot i owns the cut,
+//!   else later. Then B's stamp, at least A's and at most the cut, is
+//!   the cut, owned by slot i, so j = i and the slot's lock put A before
+//!   B in the slot, which B had reached before the commit locked it while
+//!   A had not: impossible. So if B is taken, A is taken, by this commit
+//!   or an earlier one, and (stamped earlier, or earlier in the same
+//!   slot) comes first. A registry of one slot needs no cut (nothing to
+//!   order against; a new slot registers under the control lock the
+//!   commit holds): the commit takes everything.
 //! * **The merge** appends the taken runs in stamp order: a swap or an
 //!   append when one slot has values or the slots' runs do not interleave;
 //!   otherwise runs are moved newest first from the ends of the parts (a
@@ -1071,15 +1079,12 @@ impl<T> ProducerLink<T> {
     /// length as the collection's count (the caller has emptied its local
     /// pending buffer into `dest`).
     ///
-    /// In arrival order the commit first moves the clock on: its value
-    /// before is the *cut*. Every value stamped at or before the cut is in
-    /// its slot by the time the commit locks that slot (stamping and
-    /// storing happen under the slot's lock, and a push that locks the
-    /// slot after the commit did sees the moved clock). So the commit
-    /// takes exactly those, merged by stamp, and leaves later ones for the
-    /// next commit: if push A happened before push B and B is taken, A was
-    /// stamped earlier, so A is taken too and comes first. Per producer, it
-    /// takes everything, slot after slot in registry order.
+    /// In arrival order the commit first reads the clock: the value it
+    /// reads is the *cut*. It takes the values stamped at or before the
+    /// cut, merged by stamp, and leaves later ones for the next commit: if
+    /// push A happened before push B and B is taken, A is taken too and
+    /// comes first (the module docs prove it). Per producer, it takes
+    /// everything, slot after slot in registry order.
     ///
     /// A slot's values leave it only once `dest` has room for them and
     /// everything taken before: if growing `dest` panics (capacity
@@ -1094,12 +1099,13 @@ impl<T> ProducerLink<T> {
         // lock is released, before the merge below (which needs no lock).
         queue.publish(dest.len());
         // With one slot there is nothing to order its values against: no
-        // cut, and its producer keeps its epoch (no claim after each
-        // commit). A second slot registers under the control lock, which
-        // this holds until every slot was looked at.
+        // cut. A second slot registers under the control lock, which this
+        // holds until every slot was looked at. The cut is a read: a write
+        // would take the clock's line from the producers and make each of
+        // them claim a new epoch at its next push.
         let cut = match queue.order {
             ProducerOrder::Arrival if queue.slots.len() > 1 => {
-                Some(shared.counters.clock.fetch_add(1, Relaxed))
+                Some(shared.counters.clock.load(Relaxed))
             }
             _ => None,
         };
