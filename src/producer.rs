@@ -88,9 +88,11 @@
 //!   commit holds): the commit takes everything.
 //! * **The merge** appends the taken runs in stamp order: a swap or an
 //!   append when one slot has values or the slots' runs do not interleave;
-//!   otherwise runs are moved newest first from the ends of the parts (a
-//!   heap picks the part, O(n log k) for n values in k parts; two parts
-//!   need no heap) and one reversal puts them in order.
+//!   otherwise runs are moved newest first from the ends of the parts
+//!   (the part to take from is found by a scan of the parts' newest
+//!   stamps, kept on the stack, for up to eight parts, and by a heap
+//!   beyond: O(n log k) for n values in k parts) and one reversal puts
+//!   them in order.
 //! * [`ProducerOrder::PerProducer`] skips all of it: no stamps, no cut,
 //!   slots appended in registry order (handles in the order they were
 //!   made).
@@ -1045,8 +1047,8 @@ struct Taker<T> {
     /// before any value moves); both empty between commits.
     first: Option<Part<T>>,
     parts: Vec<Part<T>>,
-    /// The merge's heap: (how long before the cut a part's last run was
-    /// stamped, part), newest first.
+    /// The merge's heap for more than [`SCANNED_PARTS`] parts: (how long
+    /// before the cut a part's last run was stamped, part), newest first.
     heap: BinaryHeap<Reverse<(Stamp, usize)>>,
 }
 
@@ -1464,13 +1466,19 @@ impl<T> Taker<T> {
     }
 }
 
+/// Parts merged by a linear scan for the newest last run, with their
+/// runs' ages on the stack; more go through a heap (see [`merge_runs`]).
+const SCANNED_PARTS: usize = 8;
+
 /// Appends the runs of `parts` to `dest` in stamp order, `now` at or
 /// after every stamp; `dest` has room for all of them (nothing allocates).
 ///
 /// Each part's runs are taken from its end (no values shift), newest run
 /// first, each reversed; one reversal of everything appended then puts
-/// the runs oldest first and every run back in its order. O(n log k) for
-/// n values in k parts: a heap picks the part whose last run is newest.
+/// the runs oldest first and every run back in its order. The part whose
+/// last run is newest is found by comparing two parts, by a scan of up to
+/// [`SCANNED_PARTS`], or through a heap: O(n log k) for n values in k
+/// parts.
 fn merge_runs<T>(
     parts: &mut [Part<T>],
     heap: &mut BinaryHeap<Reverse<(Stamp, usize)>>,
@@ -1478,38 +1486,47 @@ fn merge_runs<T>(
     now: Stamp,
 ) {
     let base = dest.len();
-    if let [a, b] = parts {
-        // Two handles, the common case: no heap (under callgrind, 65
-        // instructions per value when the handles took turns, against 140
-        // through the heap).
-        while !a.items.is_empty() && !b.items.is_empty() {
-            let newer = if a.age(now, false) < b.age(now, false) {
-                &mut *a
+    let k = parts.len();
+    if k <= SCANNED_PARTS {
+        // Ages of the parts' last runs; a spent part's is `Stamp::MAX`,
+        // which no age reaches (every stamp is at most half the clock's
+        // range before `now`).
+        let mut ages = [Stamp::MAX; SCANNED_PARTS];
+        for (age, part) in ages.iter_mut().zip(parts.iter()) {
+            *age = part.age(now, false);
+        }
+        loop {
+            let mut newest = 0;
+            for i in 1..k {
+                if ages[i] < ages[newest] {
+                    newest = i;
+                }
+            }
+            if ages[newest] == Stamp::MAX {
+                break;
+            }
+            let part = &mut parts[newest];
+            part.move_last_run(dest);
+            ages[newest] = if part.items.is_empty() {
+                Stamp::MAX
             } else {
-                &mut *b
+                part.age(now, false)
             };
-            newer.move_last_run(dest);
         }
-        // What is left is one part's: all of it, newest run first.
-        for part in [a, b] {
-            dest.extend(part.items.drain(..).rev());
-            part.runs.clear();
-        }
-        dest[base..].reverse();
-        return;
-    }
-    debug_assert!(heap.is_empty() && heap.capacity() >= parts.len());
-    heap.extend(
-        parts
-            .iter()
-            .enumerate()
-            .map(|(i, part)| Reverse((part.age(now, false), i))),
-    );
-    while let Some(Reverse((_, i))) = heap.pop() {
-        let part = &mut parts[i];
-        part.move_last_run(dest);
-        if !part.items.is_empty() {
-            heap.push(Reverse((part.age(now, false), i)));
+    } else {
+        debug_assert!(heap.is_empty() && heap.capacity() >= k);
+        heap.extend(
+            parts
+                .iter()
+                .enumerate()
+                .map(|(i, part)| Reverse((part.age(now, false), i))),
+        );
+        while let Some(Reverse((_, i))) = heap.pop() {
+            let part = &mut parts[i];
+            part.move_last_run(dest);
+            if !part.items.is_empty() {
+                heap.push(Reverse((part.age(now, false), i)));
+            }
         }
     }
     dest[base..].reverse();

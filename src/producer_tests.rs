@@ -179,3 +179,51 @@ fn taking_nothing_keeps_the_destinations_buffer() {
     assert!(dest.is_empty());
     assert!(dest.capacity() >= 100, "capacity {}", dest.capacity());
 }
+
+/// `merge_runs` on parts whose runs interleave at random, for every number
+/// of parts from 2 to 12 (a scan up to `SCANNED_PARTS`, a heap beyond),
+/// runs of one value and longer ones: the values come out in stamp order
+/// and every part is left empty.
+#[test]
+fn merge_runs_puts_interleaved_runs_in_stamp_order() {
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    for k in 2..=12 {
+        for _ in 0..if cfg!(miri) { 2 } else { 50 } {
+            let mut parts: Vec<Part<u32>> = (0..k).map(|_| Part::default()).collect();
+            // Values numbered in the order their runs were stamped.
+            let mut stamp: Stamp = 10;
+            let mut v = 0u32;
+            for _ in 0..1 + next(40) {
+                let part = &mut parts[next(k as u64) as usize];
+                if part.items.is_empty() {
+                    part.head = stamp;
+                } else {
+                    part.runs.push(Run {
+                        stamp,
+                        start: part.items.len(),
+                    });
+                }
+                for _ in 0..1 + next(4) {
+                    part.items.push(v);
+                    v += 1;
+                }
+                stamp += 1 + next(3);
+            }
+            let mut parts: Vec<Part<u32>> =
+                parts.into_iter().filter(|p| !p.items.is_empty()).collect();
+            let mut heap = BinaryHeap::with_capacity(parts.len());
+            let mut dest = alloc::vec![u32::MAX];
+            dest.reserve(v as usize);
+            merge_runs(&mut parts, &mut heap, &mut dest, stamp);
+            let expected: Vec<u32> = core::iter::once(u32::MAX).chain(0..v).collect();
+            assert_eq!(dest, expected, "{k} parts");
+            assert!(parts.iter().all(|p| p.items.is_empty()));
+        }
+    }
+}

@@ -455,8 +455,8 @@ mod permits_after_the_end {
 /// dropped at random points: every commit appends exactly the values
 /// pushed since the last one, in push order (what arrival order promises
 /// when one thread makes every push), and `into_parts` hands the rest back
-/// in that order too. Covers the merge of two handles and the heap merge
-/// of three and more, runs of one value and long runs.
+/// in that order too. Covers the merges of up to eight handles (a scan)
+/// and of more (a heap), runs of one value and long runs.
 #[test]
 fn arrival_order_matches_push_order_in_random_interleavings() {
     // A small xorshift: the test needs no dependency.
@@ -469,7 +469,7 @@ fn arrival_order_matches_push_order_in_random_interleavings() {
     };
     for case in 0..if cfg!(miri) { 3 } else { 200 } {
         let mut c: BufferedCollection<u32> = BufferedCollection::new();
-        let handles = 1 + next(5) as usize;
+        let handles = 1 + next(12) as usize;
         let mut producers: Vec<_> = (0..handles).map(|_| Some(c.producer())).collect();
         let mut expected = Vec::new();
         let mut committed = Vec::new();
