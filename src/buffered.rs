@@ -165,8 +165,10 @@ impl<T> BufferedCollection<T> {
     }
 
     /// An empty collection whose traversals remove elements for which
-    /// `pred` holds, as [`ReadWriteCollection::with_auto_remove`](crate::ReadWriteCollection::with_auto_remove).
-    /// Pending elements are subject to it once committed.
+    /// `pred` holds, as [`ReadWriteCollection::with_auto_remove`](crate::ReadWriteCollection::with_auto_remove)
+    /// (any `FnMut(&T) -> bool` closure or function; give a closure's
+    /// parameter its type). Pending elements are subject to it once
+    /// committed.
     ///
     /// # Examples
     ///
@@ -182,7 +184,7 @@ impl<T> BufferedCollection<T> {
     #[must_use]
     pub fn with_auto_remove<F>(pred: F) -> BufferedCollection<T, F>
     where
-        F: FnMut(&T) -> bool,
+        F: AutoRemove<T>,
     {
         BufferedCollection::with_policy(pred)
     }

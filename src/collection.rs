@@ -297,6 +297,13 @@ impl<T> ReadWriteCollection<T> {
     /// reaches it (it is never yielded), and when the cursor moves on from
     /// an element that started to satisfy `pred` while it was held.
     ///
+    /// `pred` is any `FnMut(&T) -> bool` closure or function (every such
+    /// type is an [`AutoRemove`] policy). Give a closure's parameter its
+    /// type (`|e: &Event| …`): the bound names no closure signature, so the
+    /// closure's kind comes from its body, and one that only reads is
+    /// `Fn + Sync`, as [`par_traverse`](Self::par_traverse) needs (a bound
+    /// of `FnMut` would make every closure passed here `FnMut` only).
+    ///
     /// See [the `auto_remove` module](crate::auto_remove) for the details,
     /// [`with_removal_hook`](Self::with_removal_hook) to receive the removed
     /// elements, and [`prune`](Self::prune) to apply `pred` without a loop.
@@ -322,7 +329,7 @@ impl<T> ReadWriteCollection<T> {
     #[must_use]
     pub fn with_auto_remove<F>(pred: F) -> ReadWriteCollection<T, F>
     where
-        F: FnMut(&T) -> bool,
+        F: AutoRemove<T>,
     {
         ReadWriteCollection::with_policy(pred)
     }

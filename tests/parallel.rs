@@ -258,6 +258,52 @@ fn par_traverse_applies_the_predicate_and_calls_the_hook_in_serial_order() {
         .quickcheck(check as fn(Population) -> bool);
 }
 
+/// A closure predicate written inline in `with_auto_remove` is `Fn +
+/// Sync` (its kind comes from its body), so the collection can run
+/// `par_traverse`, in parallel rounds and serially, with the serial
+/// pass's result; a predicate that keeps state (`FnMut`) still works with
+/// the serial traversals.
+#[test]
+fn an_inline_closure_predicate_works_with_par_traverse() {
+    let n = 3 * PAR_MIN_LEN as u64;
+    let mut par = ReadWriteCollection::with_auto_remove(|v: &u64| *v % 97 == 0);
+    par.extend(0..n);
+    let mut serial = ReadWriteCollection::with_auto_remove(|v: &u64| *v % 97 == 0);
+    serial.extend(0..n);
+    let bump = |mut e: ParEntry<'_, u64>| {
+        if *e % 5 == 0 {
+            *e += 1;
+        }
+    };
+    let stats = pool(2).install(|| par.par_traverse_with(ParMode::Parallel, bump));
+    assert!(stats.rounds > 0, "the pass ran in parallel rounds");
+    serial.traverse(|mut e| {
+        if *e % 5 == 0 {
+            *e += 1;
+        }
+    });
+    assert_eq!(par.as_slice(), serial.as_slice());
+    assert!(par.iter().all(|v| v % 97 != 0));
+    par.par_traverse(bump);
+    serial.traverse(|mut e| {
+        if *e % 5 == 0 {
+            *e += 1;
+        }
+    });
+    assert_eq!(par.as_slice(), serial.as_slice());
+
+    let mut asked = 0;
+    let mut stateful = ReadWriteCollection::with_auto_remove(|v: &u64| {
+        asked += 1;
+        *v > 2
+    });
+    stateful.extend([1, 5, 2, 7]);
+    stateful.prune();
+    assert_eq!(stateful.as_slice(), [1, 2]);
+    drop(stateful);
+    assert_eq!(asked, 4);
+}
+
 /// A drop-counted element that is `Send + Sync` (drops can happen on any
 /// worker thread).
 struct Counted {
