@@ -18,9 +18,10 @@
 //! alternating rounds and ratios instead of running criterion (steadier on
 //! a shared machine). The reset before each timed pass is untimed.
 //! `RWC_PAR_DECISIONS=1` prints what `par_traverse` decided on 12 fresh
-//! passes; `RWC_PAR_AUTO=timed_serial` makes the `par_traverse` method
-//! take its serial path whatever the last pass measured (for instruction
-//! counts under callgrind, where every closure looks heavy).
+//! passes; `RWC_PAR_AUTO=serial` makes the `par_traverse` method run
+//! `ParMode::Serial`, the loop `Auto` runs when it plans a serial pass
+//! (for instruction counts under callgrind, where every closure looks
+//! heavy).
 
 #[cfg(any(loom, miri))]
 fn main() {}
@@ -193,14 +194,14 @@ mod imp {
         par_pass_with(c, s, auto_mode());
     }
 
-    /// `Auto`, or with `RWC_PAR_AUTO=timed_serial` its serial path
-    /// whatever the last pass measured (for instruction counts: under
-    /// callgrind every closure looks heavy).
+    /// `Auto`, or with `RWC_PAR_AUTO=serial` the loop `Auto` runs when it
+    /// plans a serial pass (for instruction counts: under callgrind every
+    /// closure looks heavy).
     fn auto_mode() -> ParMode {
         static MODE: std::sync::OnceLock<ParMode> = std::sync::OnceLock::new();
         *MODE.get_or_init(|| match std::env::var("RWC_PAR_AUTO").as_deref() {
-            Ok("timed_serial") => ParMode::TimedSerial,
-            Ok(other) => panic!("RWC_PAR_AUTO: timed_serial, not {other}"),
+            Ok("serial") => ParMode::Serial,
+            Ok(other) => panic!("RWC_PAR_AUTO: serial, not {other}"),
             Err(_) => ParMode::Auto,
         })
     }

@@ -636,7 +636,7 @@ impl<T: Send> Control<T> {
         // `traverse`) when no round of this pass could gain; otherwise
         // (and on the first pass) each round's timed start decides.
         let split = match (mode, scratch.as_deref_mut()) {
-            (_, None) | (ParMode::Serial | ParMode::TimedSerial, _) => false,
+            (_, None) | (ParMode::Serial, _) => false,
             (ParMode::Parallel, _) => true,
             (ParMode::Auto, Some(scratch)) => {
                 // What the first round's timed start would leave to split.
@@ -923,39 +923,72 @@ where
     }
 }
 
-/// How [`ReadWriteCollection::par_traverse_with`] runs its rounds (for
-/// tests and benchmarks).
-#[doc(hidden)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How [`ReadWriteCollection::par_traverse_with`] runs a pass: decided
+/// from the closure's measured time per element ([`Auto`](Self::Auto),
+/// what [`par_traverse`](ReadWriteCollection::par_traverse) does), or
+/// forced. Whatever the mode, the pass leaves the collection as
+/// [`traverse`](ReadWriteCollection::traverse) does (for a closure whose
+/// effect depends only on its element), and a bounded collection, a
+/// one-thread pool or a pass too small to split runs serially.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::parallel::ParMode;
+/// use read_write_collection::ReadWriteCollection;
+///
+/// let mut c: ReadWriteCollection<u64> = (0..50_000).collect();
+/// // A closure known to be heavy: split every round, measure nothing.
+/// let stats = c.par_traverse_with(ParMode::Parallel, |mut e| *e += 1);
+/// assert!(rayon::current_num_threads() < 2 || stats.rounds > 0);
+/// // Known to be cheap: `traverse`'s loop, no timing at all.
+/// let stats = c.par_traverse_with(ParMode::Serial, |mut e| *e += 1);
+/// assert_eq!(stats.rounds, 0);
+/// assert_eq!(c[0], 2);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ParMode {
     /// What `par_traverse` does: planned from the last two passes' times
     /// per element; a pass planned to split times the start of each
-    /// round, which decides.
+    /// round, which decides (see [the module docs](crate::parallel)).
+    #[default]
     Auto,
-    /// Every round after its start in parallel, however small or cheap.
+    /// Every round in parallel after a short serial start (up to 2048
+    /// elements, a quarter of a small round), however small or cheap the
+    /// round; nothing is timed to decide.
     Parallel,
-    /// Serially: `traverse`.
+    /// Serially, as [`traverse`](ReadWriteCollection::traverse) runs, with
+    /// nothing timed.
     Serial,
-    /// `Auto`'s serial path: the pass runs as `traverse` does, timed for
-    /// the next pass's plan, whatever the last pass measured (for
-    /// instruction counts, where times say nothing).
-    TimedSerial,
 }
 
-/// What the parallel rounds of one pass did (for tests and benchmarks).
-#[doc(hidden)]
+/// What the parallel rounds of one pass did, as
+/// [`par_traverse_with`](ReadWriteCollection::par_traverse_with) reports
+/// it.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::parallel::{ParMode, ParStats};
+/// use read_write_collection::ReadWriteCollection;
+///
+/// let mut c: ReadWriteCollection<u64> = (0..10).collect();
+/// let stats: ParStats = c.par_traverse_with(ParMode::Auto, |mut e| *e *= 2);
+/// assert_eq!(stats.rounds, 0); // too small to split: ran serially
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ParStats {
-    /// Rounds run in parallel.
+    /// Rounds run in parallel (0: the pass ran serially).
     pub rounds: usize,
     /// Elements those rounds kept.
     pub kept: usize,
     /// Element moves their compaction made (at most one per kept
     /// element: one that is already in its place does not move).
     pub moves: usize,
-    /// Elements the serial starts of the rounds visited (after their
-    /// untimed warm-up), and how long they took at the rate of their
-    /// faster half (what the decisions were based on).
+    /// Elements the serial starts of the rounds visited and timed (after
+    /// their untimed warm-up), and how long they took at the rate of their
+    /// faster half: what `Auto` decided from.
     pub probed: usize,
     /// See `probed`.
     pub probe_time: Duration,
@@ -1020,10 +1053,34 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
         self.par_traverse_with(ParMode::Auto, f);
     }
 
-    /// [`par_traverse`](Self::par_traverse) with the choice of serial or
-    /// parallel rounds forced, reporting what the parallel rounds did:
-    /// for tests and benchmarks.
-    #[doc(hidden)]
+    /// [`par_traverse`](Self::par_traverse) run as `mode` says (decided
+    /// from measured times, or forced serial or parallel), reporting what
+    /// its parallel rounds did. `ParMode::Auto` is `par_traverse`.
+    ///
+    /// Force [`ParMode::Serial`] for a closure you know is too cheap to
+    /// gain (it then runs exactly `traverse`'s loop, timing nothing), and
+    /// [`ParMode::Parallel`] for one you know is heavy (no timed start
+    /// decides against it). The result is the same in every mode.
+    ///
+    /// # Panics
+    ///
+    /// As [`par_traverse`](Self::par_traverse).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::parallel::ParMode;
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<u32> = (0..100).collect();
+    /// let stats = c.par_traverse_with(ParMode::Serial, |e| {
+    ///     if *e % 2 == 0 {
+    ///         e.remove();
+    ///     }
+    /// });
+    /// assert_eq!(stats.rounds, 0);
+    /// assert_eq!(c.len(), 50);
+    /// ```
     #[inline(always)] // so that the serial walk is in the caller's function
     pub fn par_traverse_with<F>(&mut self, mode: ParMode, f: F) -> ParStats
     where
