@@ -136,6 +136,17 @@
 //! the panic came from the closure in the last part of a round, or in a
 //! part of a round that ran serially.
 //!
+//! If the buffer cannot grow for a round's pushes (the allocator fails),
+//! the round ends as the serial pass ends when a push cannot grow the
+//! buffer: the pushes that fit follow the kept elements (the first ones
+//! in the serial order), every auto-removed element reaches the hook, and
+//! then the buffer is grown once more for the rest (the hook may have
+//! freed memory). If that fails too, the pass fails as `Vec::reserve`
+//! does (the allocation error handler; a handler that unwinds reaches the
+//! caller, unless a panic of the round is already on its way, which stays
+//! the one reported) and the pushes that found no room are dropped, as
+//! the serial pass drops the value whose push failed.
+//!
 //! [`traverse`]: ReadWriteCollection::traverse
 
 use alloc::boxed::Box;
@@ -151,7 +162,7 @@ use crate::auto_remove::{AutoRemove, NoAutoRemove, WithHook};
 use crate::collection::ReadWriteCollection;
 use crate::cursor::{Cursor, Entry, Spawner};
 use crate::error::CapacityError;
-use crate::raw::{par_round, ParScratch, Pass, Store};
+use crate::raw::{par_round, par_settle_rest, Core, ParScratch, Pass, Store};
 
 /// Rounds with fewer elements than this run serially; bigger ones are
 /// split into parts of at least `PAR_MIN_LEN / 2` elements.
@@ -819,7 +830,7 @@ impl<T: Send> Control<T> {
             unreachable!("the pass's own walk calls the hook directly")
         };
         let shared = &**policy;
-        let ran = par_round(
+        let (ran, left) = par_round(
             core,
             scratch,
             rest,
@@ -846,6 +857,38 @@ impl<T: Send> Control<T> {
                     crate::sync::discard_panic(payload);
                 }
             }
+        }
+        if left > 0 {
+            settle_rest(&mut self.panic, core, scratch);
+        }
+    }
+}
+
+/// After a round whose buffer could not grow for all its pushes, and
+/// whose removed elements reached the hook (which may have freed
+/// memory): one more try for the rest of the pushes. If the buffer
+/// still cannot grow, the pass fails as the serial pass does when a
+/// push cannot grow it (the allocation error handler, or "capacity
+/// overflow"), and the pushes that found no room are dropped, as the
+/// serial pass drops the value whose push failed. If a panic of the
+/// round is already on its way to the caller, it stays the one
+/// reported.
+#[cold]
+fn settle_rest<T>(
+    panic: &mut Option<Box<dyn Any + Send>>,
+    core: &mut Core<T>,
+    scratch: &mut ParScratch<T>,
+) {
+    if panic.is_none() {
+        // A failure unwinds from here; the lists (and their pushes)
+        // are dropped with the scratch.
+        par_settle_rest(core, scratch);
+        return;
+    }
+    if let Err(failed) = catch_unwind(AssertUnwindSafe(|| par_settle_rest(core, scratch))) {
+        crate::sync::discard_panic(failed);
+        while let Err(payload) = catch_unwind(AssertUnwindSafe(|| scratch.drop_pushes())) {
+            crate::sync::discard_panic(payload);
         }
     }
 }

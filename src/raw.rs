@@ -1200,6 +1200,17 @@ impl<T> ParScratch<T> {
     pub(crate) fn removed_lists(&mut self) -> impl Iterator<Item = &mut Vec<T>> {
         self.lists.iter_mut().map(|l| &mut l.removed)
     }
+
+    /// Drops the pushes left in the lists (see `par_settle_rest`); a drop
+    /// that panics leaves the lists consistent (the values not yet
+    /// dropped are still listed), so calling again finishes the job.
+    pub(crate) fn drop_pushes(&mut self) {
+        for l in &mut self.lists {
+            while let Some(value) = l.pushed.pop() {
+                drop(value);
+            }
+        }
+    }
 }
 
 #[cfg(feature = "rayon")]
@@ -1349,12 +1360,18 @@ struct Frontier<'a> {
 /// and the first panic (in part order) is returned, with the round settled
 /// as above.
 ///
+/// Returns that, and how many of the round's pushes are left in the
+/// lists: the buffer could not grow for all of them (an allocation that
+/// failed), so only the first ones that fit follow the unvisited elements
+/// (as the serial pass keeps the pushes made before the one that cannot
+/// grow the buffer). The caller hands the removed elements to the hook,
+/// then [`par_settle_rest`] tries once more for the rest.
+///
 /// # Panics
-/// If the buffer cannot grow for the pushes (capacity overflow, or an
-/// allocation failure whose handler unwinds): the pass is then consistent
-/// (kept elements in place, nothing unvisited) and the round's pushes are
-/// left in `scratch`, which drops them. Also if an element is held or the
-/// pass is buffered (a bug in the caller).
+/// On capacity overflow (zero-sized `T` only): the pass is then
+/// consistent (kept elements in place, the tail unvisited) and the round's
+/// pushes are left in `scratch`, which drops them. Also if an element is
+/// held or the pass is buffered (a bug in the caller).
 pub(crate) fn par_round<T: Send>(
     core: &mut Core<T>,
     scratch: &mut ParScratch<T>,
@@ -1363,7 +1380,10 @@ pub(crate) fn par_round<T: Send>(
     threads: usize,
     walk: impl Fn(Pass<'_, T>, &mut Vec<T>) + Sync,
     stats: &mut crate::parallel::ParStats,
-) -> Result<(), alloc::boxed::Box<dyn core::any::Any + Send + 'static>> {
+) -> (
+    Result<(), alloc::boxed::Box<dyn core::any::Any + Send + 'static>>,
+    usize,
+) {
     use core::sync::atomic::{AtomicUsize, Ordering};
     use rayon::prelude::*;
     use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -1557,8 +1577,42 @@ pub(crate) fn par_round<T: Send>(
     stats.rounds += 1;
     stats.kept += new_write - write;
     stats.moves += moves;
-    let unvisited = new_write + tail;
-    let pushed = lists[..parts]
+    // The round's pushes follow, as many as the buffer can be grown for:
+    // a growth that fails leaves the rest in the lists, in order, for
+    // `par_settle_rest` once the removal hook has run.
+    let left = settle_pushes(core, &mut lists[..parts], true);
+    (ran, left)
+}
+
+#[cfg(feature = "rayon")]
+/// After a round whose growth failed (`par_round` left `left > 0` pushes
+/// in the lists) and whose removed elements went to the hook: grows the
+/// buffer for the rest of the round's pushes and appends them, or panics
+/// as `Vec::reserve` does (capacity overflow, or the allocation error
+/// handler) leaving them in the lists, which the caller drops.
+pub(crate) fn par_settle_rest<T>(core: &mut Core<T>, scratch: &mut ParScratch<T>) {
+    let left = settle_pushes(core, &mut scratch.lists, false);
+    debug_assert_eq!(left, 0, "a growth that cannot fail left pushes behind");
+}
+
+#[cfg(feature = "rayon")]
+/// Moves the pushes queued in `lists` (list after list, each in push
+/// order) to the end of the pass's elements, `[0, end)` of `core`'s
+/// buffer (the kept elements of the round, then the unvisited ones after
+/// it: its tail), and points the counters past them; a round has just
+/// ended, so the next element to visit is at `write`. Returns how many
+/// pushes it left in the lists.
+///
+/// Grows the buffer first. With `fallible`, a growth that fails moves
+/// only the pushes that fit (the first ones) and leaves the rest at the
+/// front of the lists, in order; without, a growth that fails panics as
+/// `Vec::reserve` does, before anything moved. Nothing else can fail: the
+/// counters are consistent before and after.
+fn settle_pushes<T>(core: &mut Core<T>, lists: &mut [PartLists<T>], fallible: bool) -> usize {
+    let c = core.c;
+    // SAFETY (the `distance`s): positions ordered in one allocation.
+    let (write, unvisited) = unsafe { (distance(c.buf, c.write), distance(c.buf, c.end)) };
+    let pushed = lists
         .iter()
         .try_fold(0usize, |sum, l| sum.checked_add(l.pushed.len()));
     let Some(pushed) = pushed.filter(|&p| unvisited.checked_add(p).is_some()) else {
@@ -1566,42 +1620,59 @@ pub(crate) fn par_round<T: Send>(
         // overflowed their allocation first), as a serial push would.
         capacity_overflow();
     };
-    if pushed > 0 {
-        // SAFETY: `store` is uniquely borrowed for the pass, and nothing
-        // else refers to it during this call.
-        let store = unsafe { core.store.as_mut() };
-        if mem::size_of::<T>() != 0 && store.vec.capacity() - unvisited < pushed {
-            // The `Vec` briefly claims the kept and tail elements, so that
-            // growing carries them over; the guard takes the claim back on
-            // every exit (see `make_room`).
-            let guard = OwnNothing(&mut store.vec);
-            // SAFETY: `[0, unvisited)` is initialised.
-            unsafe { guard.0.set_len(unvisited) };
+    if pushed == 0 {
+        return 0;
+    }
+    // SAFETY: `store` is uniquely borrowed for the pass, and nothing else
+    // refers to it during this call.
+    let store = unsafe { core.store.as_mut() };
+    let mut room = pushed;
+    if mem::size_of::<T>() != 0 && store.vec.capacity() - unvisited < pushed {
+        // The `Vec` briefly claims the kept and tail elements, so that
+        // growing carries them over; the guard takes the claim back on
+        // every exit (see `make_room`).
+        let guard = OwnNothing(&mut store.vec);
+        // SAFETY: `[0, unvisited)` is initialised.
+        unsafe { guard.0.set_len(unvisited) };
+        if !fallible {
             guard.0.reserve(pushed);
-        }
-        let buf = store.vec.as_mut_ptr();
-        let mut at = unvisited;
-        for l in &mut lists[..parts] {
-            let k = l.pushed.len();
-            // SAFETY: `at + k <= unvisited + pushed <= capacity` (for
-            // zero-sized `T` the capacity is unlimited), the slots past
-            // `unvisited` are free, and the list forgets what it hands over.
-            unsafe {
-                ptr::copy_nonoverlapping(real(l.pushed.as_mut_ptr()), real(add(buf, at)), k);
-                l.pushed.set_len(0);
-            }
-            at += k;
-        }
-        let room = store.vec.capacity().min(store.max).max(at);
-        // SAFETY: all within the (possibly new) allocation.
-        unsafe {
-            core.c.buf = buf;
-            core.c.write = add(buf, new_write);
-            core.c.read = core.c.write;
-            core.c.gap = false;
-            core.c.end = add(buf, at);
-            core.c.limit = add(buf, room);
+        } else if guard.0.try_reserve(pushed).is_err() {
+            room = guard.0.capacity() - unvisited;
         }
     }
-    ran
+    let buf = store.vec.as_mut_ptr();
+    let mut at = unvisited;
+    for l in lists.iter_mut() {
+        let len = l.pushed.len();
+        let k = len.min(room);
+        if k == 0 {
+            continue;
+        }
+        let src = l.pushed.as_mut_ptr();
+        // SAFETY: `at + k <= unvisited + room <= capacity` (for zero-sized
+        // `T` the capacity is unlimited), the slots past `unvisited` are
+        // free; the list's first `k` values move out, the rest (if any)
+        // move to its front (`ptr::copy` allows the overlap), and its
+        // length forgets the slots they left.
+        unsafe {
+            ptr::copy_nonoverlapping(real(src), real(add(buf, at)), k);
+            if k < len {
+                ptr::copy(real(add(src, k)), real(src), len - k);
+            }
+            l.pushed.set_len(len - k);
+        }
+        at += k;
+        room -= k;
+    }
+    let limit = store.vec.capacity().min(store.max).max(at);
+    // SAFETY: all within the (possibly new) allocation.
+    unsafe {
+        core.c.buf = buf;
+        core.c.write = add(buf, write);
+        core.c.read = core.c.write;
+        core.c.gap = false;
+        core.c.end = add(buf, at);
+        core.c.limit = add(buf, limit);
+    }
+    pushed - (at - unvisited)
 }

@@ -5,7 +5,7 @@
 //!
 //! An allocation failure unwinds only when the alloc error hook panics,
 //! which needs nightly (`alloc_error_hook`). Run with
-//! `RUSTFLAGS="--cfg rwc_nightly" cargo +nightly test --test growth_failure`
+//! `RUSTFLAGS="--cfg rwc_nightly" cargo +nightly test --features rayon --test growth_failure`
 //! (CI also runs it under Miri on a 32-bit target). On stable the file is
 //! empty.
 #![cfg(rwc_nightly)]
@@ -304,4 +304,158 @@ fn failed_producer_slot_growth_keeps_the_batch() {
     drop(p);
     drop(q);
     t.assert_all_dropped_once();
+}
+
+/// A parallel round whose pushes need the buffer to grow, when growing
+/// fails: the round is settled as the serial pass ends when a push cannot
+/// grow the buffer. The pushes that fit follow the kept elements (the
+/// first ones in the serial order, as the serial pass keeps the pushes
+/// made before the failing one), every auto-removed element reaches the
+/// removal hook, the pushes that found no room are dropped once, and the
+/// collection goes on working.
+#[cfg(feature = "rayon")]
+#[test]
+fn a_parallel_round_whose_pushes_cannot_grow_the_buffer_keeps_those_that_fit() {
+    parallel_round_growth_fails(None);
+}
+
+/// The same with a closure that also panics in one part of the round:
+/// that panic is the one reported (the failed growth's is dropped), and
+/// nothing is lost or dropped twice.
+#[cfg(feature = "rayon")]
+#[test]
+fn a_worker_panic_stays_the_one_reported_when_the_rounds_growth_fails() {
+    parallel_round_growth_fails(Some(3 * PAR_MIN_LEN_FOR_TESTS as u64));
+}
+
+#[cfg(feature = "rayon")]
+const PAR_MIN_LEN_FOR_TESTS: usize = read_write_collection::parallel::PAR_MIN_LEN;
+
+/// `n` elements with room for 40 more, where the second half each push
+/// one child in a parallel round; growth fails on this thread, which
+/// settles the round. With `bomb`, the closure panics on that element.
+#[cfg(feature = "rayon")]
+fn parallel_round_growth_fails(bomb: Option<u64>) {
+    use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+
+    use read_write_collection::parallel::{ParMode, PAR_MIN_LEN};
+
+    /// Dropped on any thread (workers drop too): counted in a shared table.
+    struct Counted {
+        id: usize,
+        val: u64,
+        drops: &'static [AtomicU32],
+    }
+    impl Drop for Counted {
+        fn drop(&mut self) {
+            self.drops[self.id].fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    // The parts run on the global pool's two workers; the round is settled
+    // on this thread, the only one whose growth fails.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build_global();
+    assert!(rayon::current_num_threads() >= 2);
+    let n = 4 * PAR_MIN_LEN;
+    let room = if cfg!(miri) { 0 } else { 40 };
+    let drops: &'static [AtomicU32] =
+        Box::leak((0..2 * n).map(|_| AtomicU32::new(0)).collect::<Box<[_]>>());
+    let next_id = AtomicUsize::new(n);
+    let hooked = AtomicUsize::new(0);
+    let expired = |e: &Counted| e.val % 7 == 3;
+    let mut c = ReadWriteCollection::with_auto_remove(expired).with_removal_hook(|e: Counted| {
+        hooked.fetch_add(1, Ordering::Relaxed);
+        drop(e);
+    });
+    c.reserve_exact(n + room);
+    c.extend((0..n).map(|i| Counted {
+        id: i,
+        val: i as u64,
+        drops,
+    }));
+    assert_eq!(c.capacity(), n + room, "no spare room but `room`");
+    // The serial order: the elements of the second half that are not
+    // removed each push one (the round's serial start, in the first
+    // quarter, pushes nothing).
+    let kept: Vec<u64> = (0..n as u64).filter(|v| v % 7 != 3).collect();
+    let pushes: Vec<u64> = kept
+        .iter()
+        .filter(|&&v| v >= (n / 2) as u64)
+        .map(|v| 1_000_000 + v)
+        .collect();
+    let fits = n + room - kept.len();
+    assert!(pushes.len() > fits, "the round pushes more than fits");
+    let mut payload = None;
+    let failed_before = FAILED.with(Cell::get);
+    let panicked = with_failing_growth(|| {
+        // The closure's panic is caught here, so that its payload can be
+        // checked; the failed growth's own panic is then dropped inside.
+        let pass = catch_unwind(AssertUnwindSafe(|| {
+            c.par_traverse_with(ParMode::Parallel, |mut e| {
+                if Some(e.val) == bomb {
+                    panic!("the closure's own panic");
+                }
+                if e.val >= (n / 2) as u64 && e.val < n as u64 {
+                    let id = next_id.fetch_add(1, Ordering::Relaxed);
+                    let child = Counted {
+                        id,
+                        val: 1_000_000 + e.val,
+                        drops,
+                    };
+                    e.push(child);
+                }
+            });
+        }));
+        if let Err(p) = pass {
+            payload = Some(p);
+            if bomb.is_none() {
+                std::panic::resume_unwind(payload.take().unwrap());
+            }
+        }
+    });
+    assert!(FAILED.with(Cell::get) > failed_before, "a growth failed");
+    let vals: Vec<u64> = c.iter().map(|e| e.val).collect();
+    assert_eq!(vals.len(), n + room, "the pushes that fit fill the buffer");
+    if let Some(bomb) = bomb {
+        assert!(!panicked);
+        let payload = payload.expect("the closure's panic reaches the caller");
+        assert_eq!(
+            payload.downcast_ref::<&str>(),
+            Some(&"the closure's own panic")
+        );
+        // The element that panicked stays; the ones before it are kept in
+        // order, as the serial pass keeps them.
+        assert!(vals.contains(&bomb));
+        let visited: Vec<u64> = kept.iter().copied().filter(|&v| v < bomb).collect();
+        assert_eq!(vals[..visited.len()], visited[..]);
+    } else {
+        assert!(panicked, "the second growth fails too, and says so");
+        assert_eq!(vals[..kept.len()], kept[..], "the kept elements, in order");
+        assert_eq!(
+            vals[kept.len()..],
+            pushes[..fits],
+            "the first pushes, in the serial order"
+        );
+        assert_eq!(
+            hooked.load(Ordering::Relaxed),
+            n - kept.len(),
+            "every removed element reached the hook"
+        );
+        assert_eq!(next_id.load(Ordering::Relaxed) - n, pushes.len());
+    }
+    // Growth works again: the collection goes on, pushes included.
+    c.par_traverse_with(ParMode::Parallel, |mut e| {
+        if e.val == 1_000_000 + (n / 2) as u64 {
+            let id = next_id.fetch_add(1, Ordering::Relaxed);
+            e.push(Counted { id, val: 5, drops });
+        }
+    });
+    assert!(c.iter().any(|e| e.val == 5));
+    drop(c);
+    let made = next_id.load(Ordering::Relaxed);
+    for (id, d) in drops[..made].iter().enumerate() {
+        assert_eq!(d.load(Ordering::Relaxed), 1, "element {id} dropped once");
+    }
 }
