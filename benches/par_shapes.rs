@@ -28,7 +28,9 @@
 //!
 //! `RWC_PAR_SHAPES_SIZE` (default 1M) sets the size of the 1M shapes;
 //! `RWC_PAR_SHAPES_FRAMES` the frames per sample (default 12);
-//! `RWC_PAR_SHAPES_ONLY=name,name` runs only those shapes. Printed per
+//! `RWC_PAR_SHAPES_ONLY=name,name` runs only those shapes;
+//! `RWC_PAR_SHAPES_MODE=serial` runs `par_traverse_with(ParMode::Serial)`
+//! instead of `Auto` (for instruction counts: `scripts/par-instructions.sh`). Printed per
 //! shape: the medians of both methods' sums (ns per element per frame),
 //! their ratio, and `ParStats::rounds` of each frame of the last sample
 //! (how many rounds ran in parallel: 0 is a serial pass).
@@ -98,11 +100,20 @@ mod imp {
     enum Work {
         Even(u32),
         /// `mixes` for ids below `below`, none above.
-        Head { below: u32, mixes: u32 },
+        Head {
+            below: u32,
+            mixes: u32,
+        },
         /// None for ids below `below`, `mixes` above.
-        Tail { below: u32, mixes: u32 },
+        Tail {
+            below: u32,
+            mixes: u32,
+        },
         /// `mixes` on frames where `frame % every == 0`, none on the others.
-        Frames { every: u32, mixes: u32 },
+        Frames {
+            every: u32,
+            mixes: u32,
+        },
     }
 
     impl Work {
@@ -218,12 +229,24 @@ mod imp {
         }
     }
 
+    /// `ParMode::Auto`, or `ParMode::Serial` with `RWC_PAR_SHAPES_MODE=serial`
+    /// (the loop `Auto` runs serially, for instruction counts under
+    /// callgrind, where every closure looks heavy).
+    fn mode() -> ParMode {
+        static MODE: std::sync::OnceLock<ParMode> = std::sync::OnceLock::new();
+        *MODE.get_or_init(|| match std::env::var("RWC_PAR_SHAPES_MODE").as_deref() {
+            Ok("serial") => ParMode::Serial,
+            Ok(other) => panic!("RWC_PAR_SHAPES_MODE: serial, not {other}"),
+            Err(_) => ParMode::Auto,
+        })
+    }
+
     #[inline(never)]
     fn par_frame(c: &mut ReadWriteCollection<Entity>, f: &Frame, out_of_line: bool) -> ParStats {
         if out_of_line {
-            c.par_traverse_with(ParMode::Auto, |e| update_par_entry(e, f))
+            c.par_traverse_with(mode(), |e| update_par_entry(e, f))
         } else {
-            c.par_traverse_with(ParMode::Auto, |mut e| match step(&mut e, f) {
+            c.par_traverse_with(mode(), |mut e| match step(&mut e, f) {
                 Step::Keep => {}
                 Step::Expire => {
                     e.remove();

@@ -100,6 +100,20 @@ impl<'a, T, A: AutoRemove<T>> Cursor<'a, T, A> {
         Cursor { pass, policy }
     }
 
+    /// Settles the held element (if any) and hands the pass over, to be
+    /// resumed by a new cursor (see `raw::Pass::suspend`); this cursor's
+    /// drop then does nothing.
+    #[cfg(feature = "rayon")]
+    #[inline]
+    pub(crate) fn suspend(mut self) -> crate::raw::Suspended<T> {
+        self.settle();
+        let core = self.pass.core();
+        if core.held() {
+            core.keep_current();
+        }
+        self.pass.suspend()
+    }
+
     /// Settles the held element: kept, or removed if the policy says so.
     /// The element stays held (and so kept) while the predicate runs.
     #[inline]

@@ -79,19 +79,17 @@
 //!   runs serially (later rounds are the earlier rounds' pushes: no
 //!   bigger, no heavier).
 //!
-//! Either way the result is the serial pass's. A closure whose cost
+//! Either way the result is the serial pass's, and whatever runs
+//! serially (a whole pass, or the rest of one after its rounds) runs in
+//! `traverse`'s loop, inlined into the caller: the rounds run out of line
+//! and hand the pass back, suspended, to that loop. A closure whose cost
 //! changes between passes is followed late: one that turns heavy after
-//! cheap passes splits from its third heavy pass on; one that turns cheap
-//! after heavy passes runs one pass whose serial rest is walked out of the
-//! caller's function, by code that cannot keep the closure's captures in
-//! registers: for the cheapest closures that pass runs up to about 1.5×
-//! the instructions per element of `traverse` (capturing small values by
-//! value, with a `move` closure, narrows it). So does the first pass of a
-//! collection whose closure turns out cheap, and the first pass after a
-//! clone, a [`shrink_to_fit`](ReadWriteCollection::shrink_to_fit) or a
-//! pass that panicked on the calling thread: those forget what the
-//! collection measured. Bounded collections, one-thread pools and passes
-//! too small to split measure nothing and leave the plan as it was.
+//! cheap passes splits from its third heavy pass on. The first pass after
+//! a clone, a [`shrink_to_fit`](ReadWriteCollection::shrink_to_fit) or a
+//! pass that panicked on the calling thread forgets what the collection
+//! measured, as a new collection's first pass has nothing to go on: it
+//! times its start. Bounded collections, one-thread pools and passes too
+//! small to split measure nothing and leave the plan as it was.
 //!
 //! A bounded collection runs serially, however far below its bound: whether
 //! a push fits depends on every removal and push before it in the serial
@@ -162,7 +160,7 @@ use crate::auto_remove::{AutoRemove, NoAutoRemove, WithHook};
 use crate::collection::ReadWriteCollection;
 use crate::cursor::{Cursor, Entry, Spawner};
 use crate::error::CapacityError;
-use crate::raw::{par_round, par_settle_rest, Core, ParScratch, Pass, Store};
+use crate::raw::{par_round, par_settle_rest, Core, ParScratch, Pass, Store, Suspended};
 
 /// Rounds with fewer elements than this run serially; bigger ones are
 /// split into parts of at least `PAR_MIN_LEN / 2` elements.
@@ -907,16 +905,15 @@ where
 
 /// Walks the cursor past no more than `limit` elements (fewer where its
 /// pass ends), calling `f` on each it yields; hands it back with how many
-/// it moved past. Every walk of a pass planned to split (the serial
-/// starts of its rounds, the parts of its parallel rounds, its serial
-/// rest) is this one function, so that `f` has two call sites in all,
-/// this one and the loop of a pass that runs as `traverse` does (in
+/// it moved past. Every out-of-line walk of a pass (the serial starts of
+/// its rounds, the parts of its parallel rounds) is this one function, so
+/// that `f` has two call sites in all, this one and the one loop that
+/// walks whatever runs serially (in
 /// [`ReadWriteCollection::par_traverse_with`]): LLVM inlines a small
-/// closure into both. (Measured: with a third, a serial walk in the
-/// caller's function, it inlined it into none, and a cheap update took
-/// 1.5x as long serially; with a third out of line, a loop for the serial
-/// rest without `limit`, into neither out-of-line walk: the serial rest of
-/// a cheap update took 47.8 instructions per element, against 35 here.)
+/// closure into both. (Measured: with a third, a second serial loop in
+/// the caller's function, it inlined it into none, and a cheap update
+/// took 1.2x as long serially; with a third out of line, a loop for the
+/// serial rest without `limit`, into neither out-of-line walk.)
 #[inline(never)]
 fn walk_some<'c, 'p, T, A, F>(
     mut cursor: Cursor<'c, T, ParPolicy<'p, T, A>>,
@@ -938,21 +935,26 @@ where
 
 /// A pass that may split, out of line: [`Control::next_walk`] walks the
 /// starts of the rounds and runs the parallel rounds; when it decides the
-/// rest of the pass runs serially, that rest is walked here.
+/// rest of the pass runs serially, the pass is handed back suspended, for
+/// the caller's own loop (`traverse`'s, inlined there).
 ///
-/// Not inlined, so that the address of `f`, which goes to the workers,
-/// is taken only in this function: in the caller, the path that runs as
-/// `traverse` does never stores the closure's captures anywhere, so they
-/// stay local values (in registers), as in `traverse` (measured: when the
-/// serial walk shared a function with the code that hands `f` to the
-/// workers, what a cheap update captured by reference was read from
-/// memory for every element, 26.9 instructions per element against
-/// `traverse`'s 23.5). The serial rest walked here pays that price, and
-/// more (the closure is called through a reference from a function of the
-/// crate): it is walked only when the pass's timed start said serial
-/// after a plan to split (see [`Control::begin`]).
+/// Takes the closure by value and hands it back, and is not inlined, so
+/// that the address of `f`, which goes to the workers, is taken only in
+/// this function: the caller's copy, which walks the serial rest, is a
+/// value of its own, whose captures stay local values (in registers), as
+/// in `traverse` (measured: when the serial walk shared a function with
+/// the code that hands `f` to the workers, what a cheap update captured
+/// by reference was read from memory for every element, 26.9
+/// instructions per element against `traverse`'s 23.5). The pass comes
+/// back suspended, not as a cursor, for the same reason: the caller's
+/// cursor, built afresh, keeps its state in registers.
 #[inline(never)]
-fn split_pass<T, A, F>(store: &mut Store<T>, policy: &mut A, control: &mut Control<T>, f: &F)
+fn split_pass<T, A, F>(
+    store: &mut Store<T>,
+    policy: &mut A,
+    control: &mut Control<T>,
+    f: F,
+) -> (Option<Suspended<T>>, F)
 where
     T: Send,
     A: ParAutoRemove<T>,
@@ -960,10 +962,9 @@ where
 {
     let mut policy = ParPolicy::Serial(policy);
     let cursor = Cursor::new(Pass::begin(store, None), &mut policy);
-    let (cursor, serial_rest) = control.next_walk(cursor, f);
-    if serial_rest {
-        walk_some(cursor, f, usize::MAX);
-    }
+    let (cursor, serial_rest) = control.next_walk(cursor, &f);
+    let rest = serial_rest.then(|| cursor.suspend());
+    (rest, f)
 }
 
 /// How [`ReadWriteCollection::par_traverse_with`] runs a pass: decided
@@ -1130,20 +1131,22 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
         F: Fn(ParEntry<'_, T>) + Sync + Send,
     {
         let mut control = Control::begin(&mut self.store, mode);
-        if control.split {
-            // Moved first, so that only this copy's address is taken and
-            // the serial loop below keeps its captures in registers
-            // (measured: without the move, a cheap update capturing by
-            // reference took 24.5 instructions per element on that loop,
-            // against 23.4 with it and in `traverse`).
-            let f = f;
-            split_pass(&mut self.store, &mut self.policy, &mut control, &f);
+        // One loop walks whatever runs serially: a pass planned serial
+        // from its start, or the rest of a pass whose rounds ran out of
+        // line (a second loop here would be a third call site of `f`,
+        // and LLVM then inlined it into none).
+        let (serial, f) = if control.split {
+            let (rest, f) = split_pass(&mut self.store, &mut self.policy, &mut control, f);
+            (rest.map(|rest| Pass::resume(&mut self.store, rest)), f)
         } else {
-            // `traverse`'s own loop, inlined here, timed when a later pass
-            // may split.
+            // Timed when a later pass may split.
             control.serial_pass_starts();
+            (Some(Pass::begin(&mut self.store, None)), f)
+        };
+        if let Some(pass) = serial {
+            // `traverse`'s own loop, inlined here.
             let mut policy = ParPolicy::Serial(&mut self.policy);
-            let mut cursor = Cursor::new(Pass::begin(&mut self.store, None), &mut policy);
+            let mut cursor = Cursor::new(pass, &mut policy);
             while cursor.step() {
                 f(ParEntry {
                     entry: cursor.held_entry(),

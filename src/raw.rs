@@ -422,6 +422,64 @@ impl<'a, T> Pass<'a, T> {
     }
 }
 
+#[cfg(feature = "rayon")]
+impl<'a, T> Pass<'a, T> {
+    /// Hands the pass, between two elements (none held), to a
+    /// [`Suspended`] that [`resume`](Pass::resume) gives to a new pass
+    /// over the same store; `self` is done from here on (its `finish` does
+    /// nothing). Until then no element moves and the store's `Vec` still
+    /// owns nothing (leak amplification: a suspended pass that is never
+    /// resumed leaks its elements).
+    ///
+    /// # Panics
+    /// If an element is held (a bug in the caller).
+    #[inline]
+    pub(crate) fn suspend(&mut self) -> Suspended<T> {
+        assert!(!self.core.held, "a pass is suspended between elements");
+        let c = &mut self.core;
+        let core = Core {
+            store: c.store,
+            pending: c.pending,
+            c: c.c,
+            held: false,
+            unordered: c.unordered,
+            done: c.done,
+            holes: c.holes,
+        };
+        c.done = true;
+        Suspended { core }
+    }
+
+    /// The pass `suspended` from `store`, where it stopped: a fresh
+    /// `Pass`, whose state the caller's loop keeps in registers (a cursor
+    /// handed back from a function lives in memory).
+    ///
+    /// # Panics
+    /// If `suspended` is not a pass over `store`'s buffer as it is now.
+    #[inline(always)]
+    pub(crate) fn resume(store: &'a mut Store<T>, suspended: Suspended<T>) -> Self {
+        let core = suspended.core;
+        assert!(
+            core.store == NonNull::from(&mut *store)
+                && core.c.buf == store.vec.as_mut_ptr()
+                && store.vec.is_empty(),
+            "a suspended pass is resumed on its own store, untouched"
+        );
+        Pass {
+            core,
+            _borrow: PhantomData,
+        }
+    }
+}
+
+/// A pass between two cursors (see [`Pass::suspend`]). Only
+/// [`Pass::resume`] gives it back to a pass; dropped, it leaks the
+/// collection's elements (the store's `Vec` owns nothing meanwhile).
+#[cfg(feature = "rayon")]
+pub(crate) struct Suspended<T> {
+    core: Core<T>,
+}
+
 // `Pass` has no `Drop` impl: its owner (the cursor) finishes it in its own
 // `Drop`, so that a cursor's drop glue is one small function with no
 // fields left to drop after it (which keeps it cheap to inline into the
