@@ -187,13 +187,18 @@ const PAR_COST_PER_ELEMENT_NS: f64 = 4.0;
 /// more the longer they slept) and settling the round.
 const PAR_COST_PER_ROUND_NS: f64 = 250_000.0;
 
-/// A pass is planned to split only when its planned rate per element,
-/// divided by this, would still split: a whole pass's rate includes what
-/// a round's timed start leaves out (the pass's end, its slower
-/// stretches), so without a margin a closure near the break-even could
-/// alternate between a planned split that its timed start turns down and
-/// serial passes. Near the break-even both ways cost about the same.
-const PLAN_MARGIN: f64 = 1.1;
+/// `Auto` splits the rest of a round only if the time per element it
+/// measured, divided by this, still pays: near the break-even a split
+/// gains little, while a cheap closure timed while its memory was cold (or
+/// the thread was preempted) and split loses 10–30 % of its pass.
+const DECIDE_MARGIN: f64 = 1.5;
+
+/// Elements a round walks serially (timed in two halves, the faster one
+/// counting) to settle a disagreement between its timed start and the
+/// time per element measured before (the last round's, or the last
+/// pass's): the heavy work may start after the start, or the start may be
+/// heavier than the rest. At most a quarter of what is left of the round.
+const VERIFY_LEN: usize = if cfg!(miri) { 8 } else { 8192 };
 
 /// An auto-remove policy whose predicate can run on several threads at
 /// once, as [`par_traverse`](ReadWriteCollection::par_traverse) needs.
@@ -512,22 +517,16 @@ fn chunk_count(n: usize, size: usize, threads: usize) -> usize {
     }
 }
 
-/// Whether the rest of a round (`rest` elements) is worth running on
-/// `threads` threads, given that the serial cursor took `probe` for
-/// `probed` elements: when the serial time it saves is more than what a
-/// parallel round adds ([`PAR_COST_PER_ELEMENT_NS`] per element,
-/// [`PAR_COST_PER_ROUND_NS`] once).
-fn worth_parallel(probe: Duration, probed: usize, rest: usize, threads: usize) -> bool {
-    probed != 0 && worth_parallel_at(ns_per_element(probe, probed), rest, threads)
-}
-
 /// `took` for `n` elements, in nanoseconds per element.
 fn ns_per_element(took: Duration, n: usize) -> f64 {
     took.as_secs_f64() * 1e9 / n as f64
 }
 
-/// [`worth_parallel`] for a closure that takes `per_ns` nanoseconds per
-/// element.
+/// Whether the rest of a round (`rest` elements) is worth running on
+/// `threads` threads, for a closure that takes `per_ns` nanoseconds per
+/// element: when the serial time it saves is more than what a parallel
+/// round adds ([`PAR_COST_PER_ELEMENT_NS`] per element,
+/// [`PAR_COST_PER_ROUND_NS`] once). Never without a measurement (NaN).
 fn worth_parallel_at(per_ns: f64, rest: usize, threads: usize) -> bool {
     if threads < 2 || rest < PAR_MIN_LEN || per_ns.is_nan() {
         return false;
@@ -549,17 +548,6 @@ fn probe_time(first: (usize, Duration), second: (usize, Duration)) -> Duration {
     }
     let per_ns = (t1.as_secs_f64() / n1 as f64).min(t2.as_secs_f64() / n2 as f64) * 1e9;
     Duration::from_nanos((per_ns * (n1 + n2) as f64) as u64)
-}
-
-/// Keeps what a pass measured, `rate_ns` per element, in `last_ns`, and
-/// plans the next pass from the lower of it and the measurement before
-/// (`plan_ns`): one pass timed while the machine was busy (an interrupt, a
-/// preemption) does not make a cheap closure's next pass plan to split; a
-/// closure that did get heavier is planned for from the second pass that
-/// measures it.
-fn measured(last_ns: &mut f64, plan_ns: &mut f64, rate_ns: f64) {
-    *plan_ns = rate_ns.min(*last_ns);
-    *last_ns = rate_ns;
 }
 
 /// The policy every walk of a parallel pass applies: the collection's,
@@ -618,14 +606,26 @@ struct Control<T> {
     /// Whether the pass runs out of line, timing the start of its first
     /// round (see [`split_pass`]), rather than as `traverse` does.
     split: bool,
-    /// When a pass that runs as `traverse` does started.
-    timed: Option<Instant>,
+    /// What the pass has timed so far, as one thread's time (every serial
+    /// walk, and the walks of a parallel round's parts added up), and over
+    /// how many elements: the next pass's first opinion of the work.
+    work: Duration,
+    worked: usize,
+    /// The time per element measured last (this pass's last round or
+    /// verification, else the last pass's), to which a round's timed
+    /// start is compared; NaN when there is none.
+    opinion_ns: f64,
+    /// When the caller's serial loop started, and how many elements the
+    /// cursor had moved past then.
+    timed: Option<(Instant, usize)>,
+    /// How many elements the pass had moved past when its rounds handed
+    /// it back for the caller's serial loop.
+    passed: usize,
 }
 
 impl<T: Send> Control<T> {
-    /// The start of a pass over `store`, and its plan: serial (a pass too
-    /// small to split, a bounded collection, one thread; or one whose last
-    /// two passes measured a time per element that cannot gain here), or
+    /// The start of a pass over `store`: serial (a pass too small to
+    /// split, a bounded collection, one thread, or `ParMode::Serial`), or
     /// out of line with timed round starts that decide ([`split_pass`]).
     #[inline(never)]
     fn begin(store: &mut Store<T>, mode: ParMode) -> Self {
@@ -636,23 +636,18 @@ impl<T: Send> Control<T> {
         let serial_only = store.max != usize::MAX
             || mode == ParMode::Serial
             || (mode != ParMode::Parallel && (threads < 2 || store.vec.len() < SPLIT_MIN_LEN));
-        let mut scratch = if serial_only {
+        let scratch = if serial_only {
             None
         } else {
             Some(store.par.0.take().unwrap_or_default())
         };
-        // Planned from the last passes' time per element: serially (as
-        // `traverse`) when no round of this pass could gain; otherwise
-        // (and on the first pass) each round's timed start decides.
-        let split = match (mode, scratch.as_deref_mut()) {
-            (_, None) | (ParMode::Serial, _) => false,
-            (ParMode::Parallel, _) => true,
-            (ParMode::Auto, Some(scratch)) => {
-                // What the first round's timed start would leave to split.
-                let rest = store.vec.len().saturating_sub(WARM_LEN + PROBE_LEN);
-                scratch.plan_rate_ns.is_infinite()
-                    || worth_parallel_at(scratch.plan_rate_ns / PLAN_MARGIN, rest, threads)
-            }
+        // What the last pass measured (infinite before the first): NaN,
+        // no opinion, when nothing was.
+        let opinion_ns = scratch.as_deref().map_or(f64::NAN, |s| s.last_rate_ns);
+        let opinion_ns = if opinion_ns.is_finite() {
+            opinion_ns
+        } else {
+            f64::NAN
         };
         Control {
             mode,
@@ -662,49 +657,52 @@ impl<T: Send> Control<T> {
             } else {
                 Phase::Round
             },
+            split: scratch.is_some() && mode != ParMode::Serial,
             scratch,
             stats: ParStats::default(),
             panic: None,
-            split,
+            work: Duration::ZERO,
+            worked: 0,
+            opinion_ns,
             timed: None,
+            passed: 0,
         }
     }
 
-    /// A pass that runs as `traverse` does starts: times it if a later
-    /// pass may split. (Kept here, not in the caller's locals, so that the
-    /// caller's walk has every register.)
+    /// The caller's serial loop starts, the cursor having moved past
+    /// `passed` elements: times it if a later pass may split. (Kept here,
+    /// not in the caller's locals, so that the caller's walk has every
+    /// register.)
     #[inline(never)]
-    fn serial_pass_starts(&mut self) {
+    fn serial_walk_starts(&mut self) {
         if self.scratch.is_some() {
-            self.timed = Some(Instant::now());
+            self.timed = Some((Instant::now(), self.passed));
         }
     }
 
-    /// The pass that [`serial_pass_starts`](Self::serial_pass_starts)
-    /// started has ended, having walked `n` elements (pushed ones
-    /// included): keeps its time per element for the plan of the next
-    /// pass.
+    /// The caller's serial loop has ended, the cursor having moved past
+    /// `passed` elements (pushed ones included).
     #[inline(never)]
-    fn serial_pass_ended(&mut self, n: usize) {
-        if let Some(started) = self.timed {
-            self.keep_rate(started.elapsed(), n);
+    fn serial_walk_ended(&mut self, passed: usize) {
+        if let Some((started, before)) = self.timed {
+            self.add_work(started.elapsed(), passed - before);
         }
     }
 
-    /// Keeps what this pass measured, `took` for `n` elements, for the
-    /// plan of the next pass (see [`measured`]).
-    fn keep_rate(&mut self, took: Duration, n: usize) {
-        if let (Some(scratch), 1..) = (self.scratch.as_deref_mut(), n) {
-            let rate = ns_per_element(took, n);
-            measured(&mut scratch.last_rate_ns, &mut scratch.plan_rate_ns, rate);
-        }
+    /// Counts `took` for `n` elements into the pass's work.
+    fn add_work(&mut self, took: Duration, n: usize) {
+        self.work += took;
+        self.worked += n;
     }
 
     /// The end of a pass (the cursor has finished it): keeps the lists for
     /// the next pass, then hands on a panic of a parallel round.
     #[inline(never)]
     fn end(mut self, store: &mut Store<T>) -> ParStats {
-        if let Some(scratch) = self.scratch.take() {
+        if let Some(mut scratch) = self.scratch.take() {
+            if self.worked > 0 && self.panic.is_none() {
+                scratch.last_rate_ns = ns_per_element(self.work, self.worked);
+            }
             store.par.0 = Some(scratch);
         }
         if let Some(payload) = self.panic.take() {
@@ -749,55 +747,53 @@ impl<T: Send> Control<T> {
                     // The start of the round, serially; what it pushes
                     // follows the round's elements, so it joins the next
                     // round after the rest's pushes, as in the serial
-                    // order. The first elements are untimed: they warm the
-                    // caches and the branch predictors.
-                    let (warm, probe) = if self.mode == ParMode::Parallel {
-                        (0, PROBE_LEN.min(n / 4))
-                    } else if n < SPLIT_MIN_LEN {
+                    // order.
+                    if self.mode == ParMode::Parallel {
+                        let probe = PROBE_LEN.min(n / 4);
+                        let probed;
+                        (cursor, probed) = walk_some(cursor, f, probe);
+                        let rest = n - probed;
+                        self.phase = if rest == 0 {
+                            Phase::Round
+                        } else {
+                            self.round(&mut cursor, rest, f);
+                            self.after_round()
+                        };
+                        continue;
+                    }
+                    if n < SPLIT_MIN_LEN {
                         // Too few for the rest to be split, whatever the
                         // time per element: not worth a probe.
                         self.phase = Phase::Rest;
                         continue;
-                    } else {
-                        (WARM_LEN, PROBE_LEN)
-                    };
-                    let warmed;
-                    (cursor, warmed) = walk_some(cursor, f, warm);
-                    // Timed in two halves, the faster one counting: a
-                    // preemption or an interrupt during one half does not
-                    // make a cheap closure look heavy.
-                    let started = Instant::now();
-                    let (first, second);
-                    (cursor, first) = walk_some(cursor, f, probe / 2);
-                    let half = Instant::now();
-                    (cursor, second) = walk_some(cursor, f, probe - probe / 2);
-                    let (t1, t2) = (half - started, half.elapsed());
-                    let probed = first + second;
-                    let took = probe_time((first, t1), (second, t2));
-                    // The pass's first round is what the next pass is
-                    // planned from (later rounds walk the pushes: other
-                    // elements, at another rate).
-                    if self.stats.probed == 0 {
-                        self.keep_rate(took, probed);
                     }
+                    // The first elements warm the caches and the branch
+                    // predictors; the next are timed in two halves, the
+                    // faster one counting: a preemption or an interrupt
+                    // during one half does not make a cheap closure look
+                    // heavy.
+                    let started = Instant::now();
+                    let (warmed, first, second);
+                    (cursor, warmed) = walk_some(cursor, f, WARM_LEN);
+                    let timed = Instant::now();
+                    (cursor, first) = walk_some(cursor, f, PROBE_LEN / 2);
+                    let half = Instant::now();
+                    (cursor, second) = walk_some(cursor, f, PROBE_LEN - PROBE_LEN / 2);
+                    let ended = Instant::now();
+                    let probed = first + second;
+                    let took = probe_time((first, half - timed), (second, ended - half));
+                    self.add_work(ended - started, warmed + probed);
                     self.stats.probed += probed;
                     self.stats.probe_time += took;
                     // The round's elements not yet visited.
-                    let rest = n - warmed - probed;
+                    let mut rest = n - warmed - probed;
+                    let split;
+                    (cursor, split) = self.decide(cursor, f, took, probed, &mut rest);
                     self.phase = if rest == 0 {
                         Phase::Round
-                    } else if self.mode == ParMode::Parallel
-                        || (self.mode == ParMode::Auto
-                            && worth_parallel(took, probed, rest, self.threads))
-                    {
+                    } else if split {
                         self.round(&mut cursor, rest, f);
-                        if self.panic.is_some() {
-                            // As the serial pass: what was pushed stays,
-                            // unvisited.
-                            Phase::Done
-                        } else {
-                            Phase::Round
-                        }
+                        self.after_round()
                     } else {
                         // Later rounds are no bigger, and each element
                         // costs about the same: the rest of the pass runs
@@ -806,6 +802,76 @@ impl<T: Send> Control<T> {
                     };
                 }
             }
+        }
+    }
+
+    /// Whether the rest of a round (`rest` elements after a timed start
+    /// that took `took` for `probed`) runs in parallel. The timed start and
+    /// the opinion (the time per element measured before: this pass's last
+    /// round, else the last pass) must agree, each with a margin
+    /// ([`DECIDE_MARGIN`]); when they disagree, or there is no opinion and
+    /// the start says split, the next elements are walked serially and
+    /// timed (in two halves, the faster one counting), decide, and become
+    /// the opinion. So a pass whose heavy work starts after its timed start
+    /// splits when the last pass found it heavy, a cheap pass after heavy
+    /// ones stays serial, a heavy one after cheap ones splits, and a start
+    /// heavier than the rest (heavy elements first, or an interrupt) does
+    /// not split a cheap pass.
+    fn decide<'c, 'p, A, F>(
+        &mut self,
+        mut cursor: Cursor<'c, T, ParPolicy<'p, T, A>>,
+        f: &F,
+        took: Duration,
+        probed: usize,
+        rest: &mut usize,
+    ) -> (Cursor<'c, T, ParPolicy<'p, T, A>>, bool)
+    where
+        A: ParAutoRemove<T>,
+        F: Fn(ParEntry<'_, T>) + Sync,
+    {
+        if self.mode != ParMode::Auto || probed == 0 {
+            return (cursor, false);
+        }
+        let start_ns = ns_per_element(took, probed);
+        let threads = self.threads;
+        let says = |ns: f64, rest: usize| worth_parallel_at(ns / DECIDE_MARGIN, rest, threads);
+        let start_says = says(start_ns, *rest);
+        if self.opinion_ns.is_nan() {
+            if !start_says {
+                // Nothing to disagree with.
+                self.opinion_ns = start_ns;
+                return (cursor, false);
+            }
+        } else if start_says == says(self.opinion_ns, *rest) {
+            self.opinion_ns = start_ns;
+            return (cursor, start_says);
+        }
+        let verify = VERIFY_LEN.min(*rest / 4);
+        let started = Instant::now();
+        let (first, second);
+        (cursor, first) = walk_some(cursor, f, verify / 2);
+        let half = Instant::now();
+        (cursor, second) = walk_some(cursor, f, verify - verify / 2);
+        let ended = Instant::now();
+        self.add_work(ended - started, first + second);
+        *rest -= first + second;
+        let verified = first + second;
+        if verified == 0 {
+            return (cursor, false);
+        }
+        let took = probe_time((first, half - started), (second, ended - half));
+        self.opinion_ns = ns_per_element(took, verified);
+        (cursor, says(self.opinion_ns, *rest))
+    }
+
+    /// After a parallel round: the next phase (another round, the pushes;
+    /// or, after a panic, the end: as the serial pass, what was pushed
+    /// stays, unvisited).
+    fn after_round(&self) -> Phase {
+        if self.panic.is_some() {
+            Phase::Done
+        } else {
+            Phase::Round
         }
     }
 
@@ -828,15 +894,27 @@ impl<T: Send> Control<T> {
             unreachable!("the pass's own walk calls the hook directly")
         };
         let shared = &**policy;
+        // The parts' walks, timed and added up: the round's work as one
+        // thread would have done it, the opinion of the next round.
+        let walking = core::sync::atomic::AtomicU64::new(0);
         let (ran, left) = par_round(
             core,
             scratch,
             rest,
             parts,
             self.threads,
-            |pass, removed| walk_part(pass, shared, removed, f),
+            |pass, removed| {
+                let started = Instant::now();
+                walk_part(pass, shared, removed, f);
+                let took = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+                walking.fetch_add(took, core::sync::atomic::Ordering::Relaxed);
+            },
             &mut self.stats,
         );
+        let walked = Duration::from_nanos(walking.into_inner());
+        self.work += walked;
+        self.worked += rest;
+        self.opinion_ns = ns_per_element(walked, rest);
         if let Err(payload) = ran {
             self.panic = Some(payload);
         }
@@ -963,6 +1041,7 @@ where
     let mut policy = ParPolicy::Serial(policy);
     let cursor = Cursor::new(Pass::begin(store, None), &mut policy);
     let (cursor, serial_rest) = control.next_walk(cursor, &f);
+    control.passed = cursor.passed();
     let rest = serial_rest.then(|| cursor.suspend());
     (rest, f)
 }
@@ -1139,14 +1218,14 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
             let (rest, f) = split_pass(&mut self.store, &mut self.policy, &mut control, f);
             (rest.map(|rest| Pass::resume(&mut self.store, rest)), f)
         } else {
-            // Timed when a later pass may split.
-            control.serial_pass_starts();
             (Some(Pass::begin(&mut self.store, None)), f)
         };
         if let Some(pass) = serial {
-            // `traverse`'s own loop, inlined here.
+            // `traverse`'s own loop, inlined here, timed when a later pass
+            // may split.
             let mut policy = ParPolicy::Serial(&mut self.policy);
             let mut cursor = Cursor::new(pass, &mut policy);
+            control.serial_walk_starts();
             while cursor.step() {
                 f(ParEntry {
                     entry: cursor.held_entry(),
@@ -1154,7 +1233,7 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
             }
             let walked = cursor.passed();
             drop(cursor);
-            control.serial_pass_ended(walked);
+            control.serial_walk_ended(walked);
         }
         control.end(&mut self.store)
     }
@@ -1163,12 +1242,17 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
 #[cfg(test)]
 mod tests {
     use super::{
-        chunk_count, measured, ns_per_element, probe_time, worth_parallel, worth_parallel_at,
-        ParMode, PART_BYTES, PAR_MIN_LEN, PLAN_MARGIN, PROBE_LEN, SPLIT_MIN_LEN, WARM_LEN,
+        chunk_count, ns_per_element, probe_time, worth_parallel_at, ParMode, PART_BYTES,
+        PAR_MIN_LEN, PROBE_LEN, SPLIT_MIN_LEN, WARM_LEN,
     };
     use crate::collection::ReadWriteCollection;
     use core::time::Duration;
     use std::time::Instant;
+
+    /// `worth_parallel_at` for `probed` elements that took `took`.
+    fn worth(took: Duration, probed: usize, rest: usize, threads: usize) -> bool {
+        probed != 0 && worth_parallel_at(ns_per_element(took, probed), rest, threads)
+    }
 
     #[test]
     fn a_stall_in_one_half_of_the_probe_does_not_count() {
@@ -1183,8 +1267,8 @@ mod tests {
         // An empty half: the other one, whole.
         assert_eq!(probe_time((0, ns(0)), (10, ns(70))), ns(70));
         assert_eq!(probe_time((10, ns(70)), (0, ns(5))), ns(75));
-        assert!(worth_parallel(stalled + ns(5_000_000), 2048, 1_000_000, 2));
-        assert!(!worth_parallel(stalled, 2048, 1_000_000, 2));
+        assert!(worth(stalled + ns(5_000_000), 2048, 1_000_000, 2));
+        assert!(!worth(stalled, 2048, 1_000_000, 2));
     }
 
     /// A closure that takes about a microsecond per element: heavy enough
@@ -1201,46 +1285,22 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_pass_is_planned_at_the_lower_of_its_and_the_last_measurement() {
-        let (mut last, mut plan) = (f64::INFINITY, f64::INFINITY);
-        // The first: its own.
-        measured(&mut last, &mut plan, 3.0);
-        assert_eq!((last, plan), (3.0, 3.0));
-        // Slower than the last: the last's rate; it becomes the last.
-        measured(&mut last, &mut plan, 100.0);
-        assert_eq!((last, plan), (100.0, 3.0));
-        // Slow again: now it counts.
-        measured(&mut last, &mut plan, 90.0);
-        assert_eq!((last, plan), (90.0, 90.0));
-        // Faster: its own, at once.
-        measured(&mut last, &mut plan, 2.0);
-        assert_eq!((last, plan), (2.0, 2.0));
-    }
-
-    /// The collection's last measurement and its next pass's plan.
-    fn rates<T>(c: &ReadWriteCollection<T>) -> (f64, f64) {
+    /// What the collection's last pass measured, per element (infinite
+    /// before the first).
+    fn last_rate<T>(c: &ReadWriteCollection<T>) -> f64 {
         c.store
             .par
             .0
             .as_ref()
-            .map_or((f64::INFINITY, f64::INFINITY), |s| {
-                (s.last_rate_ns, s.plan_rate_ns)
-            })
+            .map_or(f64::INFINITY, |s| s.last_rate_ns)
     }
 
-    fn set_rates<T>(c: &mut ReadWriteCollection<T>, ns: f64) {
-        let scratch = c.store.par.0.get_or_insert_with(Default::default);
-        (scratch.last_rate_ns, scratch.plan_rate_ns) = (ns, ns);
-    }
-
-    fn cheap(mut e: super::ParEntry<'_, (u64, u64)>) {
-        e.1 += 1;
-    }
-
-    fn heavy_pair(mut e: super::ParEntry<'_, (u64, u64)>) {
-        spin(Duration::from_micros(1));
-        e.1 += 1;
+    fn set_last_rate<T>(c: &mut ReadWriteCollection<T>, ns: f64) {
+        c.store
+            .par
+            .0
+            .get_or_insert_with(Default::default)
+            .last_rate_ns = ns;
     }
 
     fn two_threads() -> rayon::ThreadPool {
@@ -1250,121 +1310,126 @@ mod tests {
             .unwrap()
     }
 
-    #[test]
-    fn a_pass_is_planned_from_the_last_ones() {
-        let n = 2 * SPLIT_MIN_LEN;
-        // What the first round's timed start leaves to split.
-        let rest = n - WARM_LEN - PROBE_LEN;
-        let mut c: ReadWriteCollection<(u64, u64)> = (0..n as u64).map(|i| (i, 0)).collect();
-        two_threads().install(|| {
-            // No pass before: the start of the round is timed, and decides;
-            // its rate plans the next pass.
-            let first = c.par_traverse_with(ParMode::Auto, cheap);
-            assert_eq!(first.probed, PROBE_LEN);
-            let rate = ns_per_element(first.probe_time, PROBE_LEN);
-            assert_eq!(rates(&c), (rate, rate));
-            assert_eq!(
-                first.rounds,
-                usize::from(worth_parallel(first.probe_time, PROBE_LEN, rest, 2))
-            );
+    /// `(i, 0)` for `i` in `0..n`: the closures below count their passes
+    /// in the second field, and take a microsecond on the elements the
+    /// first field picks.
+    fn pairs(n: usize) -> ReadWriteCollection<(u64, u64)> {
+        (0..n as u64).map(|i| (i, 0)).collect()
+    }
 
-            // The last passes were cheap: this one runs as `traverse`
-            // does, its start untimed, even with a heavy closure. The
-            // whole pass is timed (a microsecond per element or more),
-            // but one such pass does not plan a split; a second one does.
-            set_rates(&mut c, 1.0);
-            for plan in [1.0, 1000.0] {
-                let stats = c.par_traverse_with(ParMode::Auto, heavy_pair);
-                assert_eq!((stats.rounds, stats.probed), (0, 0));
-                let (last, planned) = rates(&c);
-                assert!(last >= 1000.0, "{last}");
-                assert!(planned >= plan, "{planned}");
+    /// Heavy on the elements before `until`, cheap after.
+    fn heavy_before(until: u64) -> impl Fn(super::ParEntry<'_, (u64, u64)>) + Sync + Send {
+        move |mut e| {
+            if e.0 < until {
+                spin(Duration::from_micros(1));
             }
-            let stats = c.par_traverse_with(ParMode::Auto, heavy_pair);
-            assert_eq!((stats.rounds, stats.probed), (1, PROBE_LEN));
+            e.1 += 1;
+        }
+    }
 
-            // Planned to split, but the closure turned cheap: the timed
-            // start decides (serially where the closure is cheap enough; a
-            // sanitised build may still split it), and plans the next pass
-            // at its own rate.
-            let stats = c.par_traverse_with(ParMode::Auto, cheap);
-            assert_eq!(stats.probed, PROBE_LEN);
-            assert_eq!(
-                stats.rounds,
-                usize::from(worth_parallel(stats.probe_time, PROBE_LEN, rest, 2))
-            );
-            let rate = ns_per_element(stats.probe_time, PROBE_LEN);
-            assert_eq!(rates(&c).1, rate);
-            let next = c.par_traverse_with(ParMode::Auto, cheap);
-            assert_eq!(
-                next.probed == 0,
-                !worth_parallel_at(rate / PLAN_MARGIN, rest, 2)
-            );
-        });
-        let passes = c[0].1;
-        assert_eq!(passes, 6);
-        assert!(c.iter().enumerate().all(|(i, &e)| e == (i as u64, passes)));
+    /// Cheap on the elements before `from`, heavy after.
+    fn heavy_from(from: u64) -> impl Fn(super::ParEntry<'_, (u64, u64)>) + Sync + Send {
+        move |mut e| {
+            if e.0 >= from {
+                spin(Duration::from_micros(1));
+            }
+            e.1 += 1;
+        }
+    }
+
+    fn cheap(mut e: super::ParEntry<'_, (u64, u64)>) {
+        e.1 += 1;
     }
 
     #[test]
-    fn a_rate_just_past_the_break_even_does_not_plan_a_split() {
+    fn every_pass_times_its_start_and_keeps_its_time_per_element() {
         let n = 2 * SPLIT_MIN_LEN;
-        let rest = n - WARM_LEN - PROBE_LEN;
-        // The lowest rate at which the rest of a round splits.
-        let (mut low, mut high) = (0.0, 1e9);
-        while high - low > 1e-6 {
-            let mid = (low + high) / 2.0;
-            if worth_parallel_at(mid, rest, 2) {
-                high = mid;
-            } else {
-                low = mid;
-            }
-        }
-        let mut c: ReadWriteCollection<(u64, u64)> = (0..n as u64).map(|i| (i, 0)).collect();
+        let mut c = pairs(n);
         two_threads().install(|| {
-            // Inside the margin: serially, untimed at its start.
-            set_rates(&mut c, high * 1.05);
-            let stats = c.par_traverse_with(ParMode::Auto, cheap);
-            assert_eq!((stats.rounds, stats.probed), (0, 0));
-            // Past it: planned to split, so the start is timed.
-            set_rates(&mut c, high * PLAN_MARGIN * 1.01);
-            let stats = c.par_traverse_with(ParMode::Auto, cheap);
+            let stats = c.par_traverse_with(ParMode::Auto, heavy_before(u64::MAX));
             assert_eq!(stats.probed, PROBE_LEN);
+            assert_eq!(stats.rounds, 1, "heavy from its start: split");
+            // The whole pass, as one thread's time: a microsecond or more
+            // per element.
+            assert!(last_rate(&c) >= 1000.0, "{}", last_rate(&c));
+            let stats = c.par_traverse_with(ParMode::Auto, cheap);
+            assert_eq!(stats.probed, PROBE_LEN, "timed after a heavy pass too");
+            assert!(last_rate(&c) < 1000.0, "{}", last_rate(&c));
+        });
+        assert!(c.iter().enumerate().all(|(i, &e)| e == (i as u64, 2)));
+    }
+
+    #[test]
+    fn heavy_work_after_the_timed_start_splits_when_the_last_pass_found_it() {
+        let n = 2 * SPLIT_MIN_LEN;
+        let heavy_after_start = heavy_from((WARM_LEN + PROBE_LEN) as u64);
+        let mut c = pairs(n);
+        two_threads().install(|| {
+            // Nothing measured before: the cheap start decides (serially).
+            let stats = c.par_traverse_with(ParMode::Auto, &heavy_after_start);
+            assert_eq!(stats.rounds, 0);
+            // The pass was heavy as a whole: the next one, whose start is
+            // cheap again, looks further, and splits.
+            assert!(worth_parallel_at(last_rate(&c), n / 2, 2));
+            let stats = c.par_traverse_with(ParMode::Auto, &heavy_after_start);
+            assert_eq!(stats.rounds, 1);
+        });
+        assert!(c.iter().enumerate().all(|(i, &e)| e == (i as u64, 2)));
+    }
+
+    #[test]
+    fn a_heavy_start_does_not_split_a_cheap_pass() {
+        let n = 2 * SPLIT_MIN_LEN;
+        let heavy_start = heavy_before((WARM_LEN + PROBE_LEN) as u64);
+        let mut c = pairs(n);
+        two_threads().install(|| {
+            // A first pass, and one after cheap passes: the heavy start is
+            // checked against the next elements, which are cheap.
+            let stats = c.par_traverse_with(ParMode::Auto, &heavy_start);
+            assert_eq!(stats.rounds, 0);
+            set_last_rate(&mut c, 1.0);
+            let stats = c.par_traverse_with(ParMode::Auto, &heavy_start);
+            assert_eq!(stats.rounds, 0);
+        });
+        assert!(c.iter().enumerate().all(|(i, &e)| e == (i as u64, 2)));
+    }
+
+    #[test]
+    fn a_heavy_pass_after_cheap_ones_splits_and_a_cheap_one_after_heavy_ones_does_not() {
+        let n = 2 * SPLIT_MIN_LEN;
+        let mut c = pairs(n);
+        two_threads().install(|| {
+            set_last_rate(&mut c, 1.0);
+            let stats = c.par_traverse_with(ParMode::Auto, heavy_before(u64::MAX));
+            assert_eq!(stats.rounds, 1);
+            assert!(last_rate(&c) >= 1000.0);
+            let stats = c.par_traverse_with(ParMode::Auto, cheap);
+            assert_eq!(stats.rounds, 0);
         });
         assert!(c.iter().enumerate().all(|(i, &e)| e == (i as u64, 2)));
     }
 
     #[test]
     fn one_slow_pass_does_not_split_a_cheap_closure() {
-        let mut c: ReadWriteCollection<(u64, u64)> =
-            (0..SPLIT_MIN_LEN as u64).map(|i| (i, 0)).collect();
-        // A cheap pass that stalls for 5 ms (the machine was busy): its
-        // rate alone would plan a split.
+        let mut c = pairs(2 * SPLIT_MIN_LEN);
+        // A cheap pass that stalls for 5 ms (the machine was busy) after
+        // its timed start: the pass's rate says heavy.
         let stalled = |mut e: super::ParEntry<'_, (u64, u64)>| {
-            if e.0 == 7 {
+            if e.0 == (WARM_LEN + PROBE_LEN + 10) as u64 {
                 spin(Duration::from_millis(5));
             }
             e.1 += 1;
         };
         two_threads().install(|| {
-            set_rates(&mut c, 1.0);
+            set_last_rate(&mut c, 1.0);
             let stats = c.par_traverse_with(ParMode::Auto, stalled);
-            assert_eq!((stats.rounds, stats.probed), (0, 0));
-            let (last, plan) = rates(&c);
-            assert!(
-                worth_parallel_at(last / PLAN_MARGIN, PAR_MIN_LEN, 2),
-                "{last}"
-            );
-            assert_eq!(plan, 1.0);
-            // So the next pass still runs as `traverse` does. A second
-            // slow pass, though, is believed: the pass after it times its
-            // start.
-            let stats = c.par_traverse_with(ParMode::Auto, stalled);
-            assert_eq!((stats.rounds, stats.probed), (0, 0));
+            assert_eq!(stats.rounds, 0);
+            // The next pass's cheap start disagrees; the next elements
+            // settle it: serially.
             let stats = c.par_traverse_with(ParMode::Auto, cheap);
-            assert_eq!(stats.probed, PROBE_LEN);
+            assert_eq!(stats.rounds, 0);
         });
-        assert!(c.iter().enumerate().all(|(i, &e)| e == (i as u64, 3)));
+        assert!(c.iter().enumerate().all(|(i, &e)| e == (i as u64, 2)));
     }
 
     #[test]
@@ -1374,11 +1439,16 @@ mod tests {
         assert_eq!((stats.rounds, stats.probed), (0, 0));
         assert!(c.iter().enumerate().all(|(i, &v)| v == i as u64 + 1));
 
-        let mut c: ReadWriteCollection<u64> = (0..SPLIT_MIN_LEN as u64).collect();
-        let stats = c.par_traverse_with(ParMode::Auto, heavy);
-        assert_eq!(stats.probed, PROBE_LEN);
-        assert_eq!(stats.rounds, usize::from(rayon::current_num_threads() >= 2));
-        assert!(c.iter().enumerate().all(|(i, &v)| v == i as u64 + 1));
+        // Just big enough: its start is timed. A first pass checks a heavy
+        // start against the next elements, which leaves too few to split
+        // at this size, but not at four times it.
+        for (n, split) in [(SPLIT_MIN_LEN, false), (4 * SPLIT_MIN_LEN, true)] {
+            let mut c: ReadWriteCollection<u64> = (0..n as u64).collect();
+            let stats = two_threads().install(|| c.par_traverse_with(ParMode::Auto, heavy));
+            assert_eq!(stats.probed, PROBE_LEN);
+            assert_eq!(stats.rounds, usize::from(split), "{n} elements");
+            assert!(c.iter().enumerate().all(|(i, &v)| v == i as u64 + 1));
+        }
     }
 
     #[test]
@@ -1409,13 +1479,14 @@ mod tests {
         let ns = |n: u64| Duration::from_nanos(n);
         let big = 1_000_000;
         // Heavy elements: worth it on two threads, not on one.
-        assert!(worth_parallel(ns(100 * 2048), 2048, big, 2));
-        assert!(!worth_parallel(ns(100 * 2048), 2048, big, 1));
+        assert!(worth(ns(100 * 2048), 2048, big, 2));
+        assert!(!worth(ns(100 * 2048), 2048, big, 1));
         // Cheap elements: the compaction costs more than half of them.
-        assert!(!worth_parallel(ns(2 * 2048), 2048, big, 2));
+        assert!(!worth(ns(2 * 2048), 2048, big, 2));
         // Small rounds: never.
-        assert!(!worth_parallel(ns(1000 * 2048), 2048, PAR_MIN_LEN - 1, 2));
+        assert!(!worth(ns(1000 * 2048), 2048, PAR_MIN_LEN - 1, 2));
         // Nothing measured: no basis to go parallel.
-        assert!(!worth_parallel(ns(0), 0, big, 2));
+        assert!(!worth(ns(0), 0, big, 2));
+        assert!(!worth_parallel_at(f64::NAN, big, 2));
     }
 }

@@ -1216,12 +1216,10 @@ pub(crate) struct ParScratch<T> {
     lists: Vec<PartLists<T>>,
     walked: Vec<bool>,
     /// The time per element, in nanoseconds, the collection's last pass
-    /// measured (its timed start, or the whole of a pass that ran
-    /// serially), and the rate its next pass is planned from (see
-    /// `parallel::measured`); infinite before the first.
+    /// measured, as one thread's time (its serial walks, and the walks of
+    /// its parallel rounds' parts added up; see `parallel::Control`);
+    /// infinite before the first.
     pub(crate) last_rate_ns: f64,
-    /// See `last_rate_ns`.
-    pub(crate) plan_rate_ns: f64,
 }
 
 #[cfg(feature = "rayon")]
@@ -1232,7 +1230,6 @@ impl<T> Default for ParScratch<T> {
             lists: Vec::new(),
             walked: Vec::new(),
             last_rate_ns: f64::INFINITY,
-            plan_rate_ns: f64::INFINITY,
         }
     }
 }
@@ -1468,7 +1465,6 @@ pub(crate) fn par_round<T: Send>(
         lists,
         walked,
         last_rate_ns: _,
-        plan_rate_ns: _,
     } = scratch;
     if holes.len() < parts {
         holes.resize_with(parts, Vec::new);
