@@ -13,6 +13,8 @@
 //! * `cheap`: none, and the update is a function that is not inlined,
 //!   taking the entry (`Entry` / `ParEntry`) and removing or pushing
 //!   through it;
+//! * `dying_spawn`: as `cheap`, but every other element that expires
+//!   leaves a child, pushed in the same step (`remove_and_spawn`);
 //! * `heavy`: 17 mixes (about 40 ns) for every element;
 //! * `heavy_head`: 100 mixes for the elements with the first 4,096 ids
 //!   (the head of the pass), none for the rest;
@@ -214,10 +216,67 @@ mod imp {
         }
     }
 
+    /// The child an expiring element leaves behind, every other one (the
+    /// `dying_spawn` shape: an explosion, a cell that divides).
+    #[inline(always)]
+    fn remains(dead: &Entity, f: &Frame) -> Option<Entity> {
+        // (A child born this frame leaves nothing: no chain in one pass.)
+        (dead.seed % 2 == 0 && dead.tag != u64::from(f.number)).then(|| {
+            let mut c = *dead;
+            c.id = CHILD_IDS | (dead.id & 0xFFFF);
+            c.life = 1 + (dead.seed >> 40) as u32 % 10;
+            c.tag = u64::from(f.number);
+            c
+        })
+    }
+
+    /// The `dying_spawn` shape's update, not inlined: an element that
+    /// expires is removed and may push a child in the same step
+    /// (`remove_and_spawn`).
     #[inline(never)]
-    fn traverse_frame(c: &mut ReadWriteCollection<Entity>, f: &Frame, out_of_line: bool) {
-        if out_of_line {
+    fn update_entry_spawn(mut e: Entry<'_, Entity>, f: &Frame) {
+        match step(&mut e, f) {
+            Step::Keep => {}
+            Step::Expire => {
+                let (dead, mut spawn) = e.remove_and_spawn();
+                if let Some(child) = remains(&dead, f) {
+                    spawn.push(child);
+                }
+            }
+            Step::Spawn(child) => e.push(child),
+        }
+    }
+
+    /// The same through the parallel entry.
+    #[inline(never)]
+    fn update_par_entry_spawn(mut e: ParEntry<'_, Entity>, f: &Frame) {
+        match step(&mut e, f) {
+            Step::Keep => {}
+            Step::Expire => {
+                let (dead, mut spawn) = e.remove_and_spawn();
+                if let Some(child) = remains(&dead, f) {
+                    spawn.push(child);
+                }
+            }
+            Step::Spawn(child) => e.push(child),
+        }
+    }
+
+    /// How the shape's closure updates: inline, or through a function
+    /// that is not inlined (with `remove_and_spawn` or not).
+    #[derive(Clone, Copy, PartialEq)]
+    enum Update {
+        Inline,
+        OutOfLine,
+        OutOfLineSpawn,
+    }
+
+    #[inline(never)]
+    fn traverse_frame(c: &mut ReadWriteCollection<Entity>, f: &Frame, update: Update) {
+        if update == Update::OutOfLine {
             c.traverse(|e| update_entry(e, f));
+        } else if update == Update::OutOfLineSpawn {
+            c.traverse(|e| update_entry_spawn(e, f));
         } else {
             c.traverse(|mut e| match step(&mut e, f) {
                 Step::Keep => {}
@@ -242,9 +301,11 @@ mod imp {
     }
 
     #[inline(never)]
-    fn par_frame(c: &mut ReadWriteCollection<Entity>, f: &Frame, out_of_line: bool) -> ParStats {
-        if out_of_line {
+    fn par_frame(c: &mut ReadWriteCollection<Entity>, f: &Frame, update: Update) -> ParStats {
+        if update == Update::OutOfLine {
             c.par_traverse_with(mode(), |e| update_par_entry(e, f))
+        } else if update == Update::OutOfLineSpawn {
+            c.par_traverse_with(mode(), |e| update_par_entry_spawn(e, f))
         } else {
             c.par_traverse_with(mode(), |mut e| match step(&mut e, f) {
                 Step::Keep => {}
@@ -260,7 +321,7 @@ mod imp {
         name: &'static str,
         size: usize,
         work: Work,
-        out_of_line: bool,
+        update: Update,
         /// The collection is rebuilt before every frame.
         rebuilt: bool,
     }
@@ -270,13 +331,17 @@ mod imp {
             name,
             size,
             work,
-            out_of_line: false,
+            update: Update::Inline,
             rebuilt: false,
         };
         vec![
             Shape {
-                out_of_line: true,
+                update: Update::OutOfLine,
                 ..shape("cheap", n, Work::Even(0))
+            },
+            Shape {
+                update: Update::OutOfLineSpawn,
+                ..shape("dying_spawn", n, Work::Even(0))
             },
             shape("heavy", n, Work::Even(17)),
             shape(
@@ -357,10 +422,10 @@ mod imp {
             };
             let t = Instant::now();
             if par {
-                let st = par_frame(black_box(c), &f, shape.out_of_line);
+                let st = par_frame(black_box(c), &f, shape.update);
                 rounds.push(st.rounds);
             } else {
-                traverse_frame(black_box(c), &f, shape.out_of_line);
+                traverse_frame(black_box(c), &f, shape.update);
             }
             total += t.elapsed();
         }

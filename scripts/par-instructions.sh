@@ -3,8 +3,9 @@
 # `par_traverse_with(ParMode::Serial)` (the loop `Auto` runs when a pass,
 # or the rest of one, runs serially), counted by callgrind inside the
 # `#[inline(never)]` frame functions of benches/par_shapes.rs, for the
-# closures of the cheap shapes (inlined, and an update that is not inlined
-# and removes and pushes through the entry).
+# closures of the cheap shapes: an update that is not inlined and removes
+# and pushes through the entry (`cheap`), the same with `remove_and_spawn`
+# (`dying_spawn`), and an inlined one (`first_pass`).
 #
 # usage: scripts/par-instructions.sh [N] [FRAMES]   (default 100000 entities, 3 frames)
 set -euo pipefail
@@ -27,7 +28,7 @@ count() { # shape frame-fn
 }
 
 printf '%-14s %-16s %8s\n' shape function 'Ir/elem'
-for shape in cheap first_pass; do
+for shape in cheap dying_spawn first_pass; do
   count "$shape" traverse_frame
   count "$shape" par_frame
 done

@@ -7,10 +7,8 @@
 //! breadth-first order. The parallel pass runs it as rounds:
 //!
 //! 1. The round starts on the calling thread: the serial cursor walks
-//!    its first elements (1024 untimed, then 2048 timed in two halves;
-//!    a pass that the last passes' times show cannot gain runs serially
-//!    throughout, see the next section). What they push goes to the end,
-//!    as in the serial pass.
+//!    its first elements (3072, timed; see the next section). What they
+//!    push goes to the end, as in the serial pass.
 //! 2. If the rest of the round is worth splitting (next section), it is
 //!    split into contiguous parts, at least four per thread and small
 //!    enough to stay in the caches (about 1 MiB of elements each). The
@@ -58,38 +56,42 @@
 //! elements is never split, so a pass over fewer than `PAR_MIN_LEN` + 3072
 //! elements runs serially, untimed, as on a one-thread pool.
 //!
-//! The time per element comes from the collection's last two passes.
-//! Each pass that could split measures one: a pass planned to run
-//! serially times itself whole (per element walked, pushed ones
-//! included); a pass that times the start of its first round keeps that.
-//! The next pass is planned from the lower of the last two, so that one
-//! pass timed while the machine was busy does not make a cheap closure
-//! look heavy:
+//! Each round decides from what it measures (`ParMode::Auto`):
 //!
-//! - When that rate says no round of the pass could gain (by a 10 %
-//!   margin: a whole pass's rate counts more than a timed start does),
-//!   the pass runs as [`traverse`] does: the same loop, inlined into the
-//!   caller, as fast as `traverse` (the compiler produces the same
-//!   instructions per element), with nothing timed but the whole pass.
-//! - Otherwise (and on a collection's first pass), each round starts
-//!   serially and times its start: 1024 elements untimed, then 2048 timed
-//!   in two halves, of which the faster one counts, so that an interrupt
-//!   does not make a cheap closure look heavy. If the rest of the round is
-//!   worth splitting, it runs in parallel; if not, the rest of the pass
-//!   runs serially (later rounds are the earlier rounds' pushes: no
-//!   bigger, no heavier).
+//! 1. Its start: 1024 elements, then 2048 timed in two halves, of which
+//!    the faster one counts (an interrupt does not make a cheap closure
+//!    look heavy).
+//! 2. An *opinion*: the time per element measured before, the pass's last
+//!    round (its parts' walks added up, as one thread's time), else the
+//!    collection's last pass (the whole pass as one thread's time: every
+//!    serial walk, plus the walks of its rounds' parts).
+//! 3. Both must say that splitting the rest gains, with a 1.5× margin
+//!    (near the break-even a split gains little; a cheap closure timed
+//!    while its memory was cold and split loses 10–30 % of its pass). When
+//!    they disagree, or a first pass (no opinion) starts heavy, the next
+//!    8192 elements (at most a quarter of the rest) are walked serially,
+//!    timed in two halves, and decide.
 //!
-//! Either way the result is the serial pass's, and whatever runs
-//! serially (a whole pass, or the rest of one after its rounds) runs in
-//! `traverse`'s loop, inlined into the caller: the rounds run out of line
-//! and hand the pass back, suspended, to that loop. A closure whose cost
-//! changes between passes is followed late: one that turns heavy after
-//! cheap passes splits from its third heavy pass on. The first pass after
-//! a clone, a [`shrink_to_fit`](ReadWriteCollection::shrink_to_fit) or a
-//! pass that panicked on the calling thread forgets what the collection
-//! measured, as a new collection's first pass has nothing to go on: it
-//! times its start. Bounded collections, one-thread pools and passes too
-//! small to split measure nothing and leave the plan as it was.
+//! So a pass splits wherever its heavy work lies: a heavy start after
+//! cheap passes is checked and splits; heavy work that starts after the
+//! timed start splits from the second such pass on (the first pass's
+//! whole time is the second's opinion); a cheap pass after heavy ones, or
+//! one whose first elements alone are heavy, is checked and stays serial.
+//! If the rest of the round does not split, the rest of the pass runs
+//! serially (later rounds are the earlier rounds' pushes: no bigger, no
+//! heavier).
+//!
+//! Whatever runs serially (a whole pass too small to split, or the rest
+//! of one after its rounds) runs in `traverse`'s loop, inlined into the
+//! caller: the rounds run out of line and hand the pass back, suspended,
+//! to that loop. Timing costs a few clock reads per pass and the
+//! out-of-line walk of the start (and of a check); the result is the
+//! serial pass's either way. The first pass after a clone, a
+//! [`shrink_to_fit`](ReadWriteCollection::shrink_to_fit) or a pass that
+//! panicked forgets what the collection measured, as a new collection's
+//! first pass has nothing to go on. Bounded collections, one-thread pools
+//! and passes too small to split measure nothing and keep the last
+//! measurement.
 //!
 //! A bounded collection runs serially, however far below its bound: whether
 //! a push fits depends on every removal and push before it in the serial
@@ -1071,9 +1073,10 @@ where
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ParMode {
-    /// What `par_traverse` does: planned from the last two passes' times
-    /// per element; a pass planned to split times the start of each
-    /// round, which decides (see [the module docs](crate::parallel)).
+    /// What `par_traverse` does: each round times its start and splits
+    /// its rest when that and the time per element measured before agree
+    /// that it gains (a disagreement is settled by timing the next
+    /// elements; see [the module docs](crate::parallel)).
     #[default]
     Auto,
     /// Every round in parallel after a short serial start (up to 2048
@@ -1125,10 +1128,10 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
     /// the same elements removed, the same pushed elements visited (and
     /// able to push again), the same order. See [the module
     /// docs](crate::parallel) for how, and for when it runs on one thread:
-    /// when the last two passes' times per element say splitting cannot
-    /// gain, the pass runs `traverse`'s own loop; otherwise it times the
-    /// closure on the first elements of each round and runs the rest in
-    /// parallel only if that saves time.
+    /// each round times the closure on its first elements and runs the
+    /// rest in parallel only when that and the time per element measured
+    /// before (the last round's, or the last pass's) agree that it saves
+    /// time; whatever runs serially runs `traverse`'s own loop.
     ///
     /// The auto-remove predicate runs on the workers
     /// ([`ParAutoRemove`]); the removal hook runs on the calling thread,
@@ -1210,10 +1213,10 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
         F: Fn(ParEntry<'_, T>) + Sync + Send,
     {
         let mut control = Control::begin(&mut self.store, mode);
-        // One loop walks whatever runs serially: a pass planned serial
-        // from its start, or the rest of a pass whose rounds ran out of
-        // line (a second loop here would be a third call site of `f`,
-        // and LLVM then inlined it into none).
+        // One loop walks whatever runs serially: a pass that cannot split,
+        // or the rest of a pass whose rounds ran out of line (a second
+        // loop here would be a third call site of `f`, and LLVM then
+        // inlined it into none).
         let (serial, f) = if control.split {
             let (rest, f) = split_pass(&mut self.store, &mut self.policy, &mut control, f);
             (rest.map(|rest| Pass::resume(&mut self.store, rest)), f)

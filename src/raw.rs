@@ -458,13 +458,31 @@ impl<'a, T> Pass<'a, T> {
     /// If `suspended` is not a pass over `store`'s buffer as it is now.
     #[inline(always)]
     pub(crate) fn resume(store: &'a mut Store<T>, suspended: Suspended<T>) -> Self {
-        let core = suspended.core;
+        let mut core = suspended.core;
+        let buf = store.vec.as_mut_ptr();
         assert!(
-            core.store == NonNull::from(&mut *store)
-                && core.c.buf == store.vec.as_mut_ptr()
-                && store.vec.is_empty(),
+            core.store.as_ptr() == ptr::addr_of_mut!(*store)
+                && core.c.buf == buf
+                && store.vec.is_empty()
+                && core.pending.is_none(),
             "a suspended pass is resumed on its own store, untouched"
         );
+        // The pointers the suspended pass kept came from the borrow it was
+        // made under, which this new borrow of the store has ended (under
+        // Tree Borrows a write through them would be undefined): the pass
+        // goes on through pointers taken from this one, at the same
+        // positions.
+        let c = core.c;
+        // SAFETY (the `distance`s and `add`s): the positions are ordered
+        // in the buffer, which has not moved (checked above).
+        unsafe {
+            core.c.write = add(buf, distance(c.buf, c.write));
+            core.c.read = add(buf, distance(c.buf, c.read));
+            core.c.end = add(buf, distance(c.buf, c.end));
+            core.c.limit = add(buf, distance(c.buf, c.limit));
+        }
+        core.c.buf = buf;
+        core.store = NonNull::from(store);
         Pass {
             core,
             _borrow: PhantomData,
