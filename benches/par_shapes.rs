@@ -192,28 +192,31 @@ mod imp {
         }
     }
 
-    /// The `cheap` shape's update, not inlined, through the serial entry.
-    #[inline(never)]
-    fn update_entry(mut e: Entry<'_, Entity>, f: &Frame) {
-        match step(&mut e, f) {
-            Step::Keep => {}
-            Step::Expire => {
-                e.remove();
+    /// The update through an entry `$e` (`Entry` or `ParEntry`): remove
+    /// what expires, push what spawns; with `spawn`, an element that
+    /// expires may leave a child in the same step (`remove_and_spawn`).
+    macro_rules! update {
+        ($e:ident, $f:ident) => {
+            match step(&mut $e, $f) {
+                Step::Keep => {}
+                Step::Expire => {
+                    $e.remove();
+                }
+                Step::Spawn(child) => $e.push(child),
             }
-            Step::Spawn(child) => e.push(child),
-        }
-    }
-
-    /// The same through the parallel entry.
-    #[inline(never)]
-    fn update_par_entry(mut e: ParEntry<'_, Entity>, f: &Frame) {
-        match step(&mut e, f) {
-            Step::Keep => {}
-            Step::Expire => {
-                e.remove();
+        };
+        ($e:ident, $f:ident, spawn) => {
+            match step(&mut $e, $f) {
+                Step::Keep => {}
+                Step::Expire => {
+                    let (dead, mut spawn) = $e.remove_and_spawn();
+                    if let Some(child) = remains(&dead, $f) {
+                        spawn.push(child);
+                    }
+                }
+                Step::Spawn(child) => $e.push(child),
             }
-            Step::Spawn(child) => e.push(child),
-        }
+        };
     }
 
     /// The child an expiring element leaves behind, every other one (the
@@ -230,36 +233,28 @@ mod imp {
         })
     }
 
-    /// The `dying_spawn` shape's update, not inlined: an element that
-    /// expires is removed and may push a child in the same step
-    /// (`remove_and_spawn`).
+    /// The `cheap` shape's update, not inlined, through the serial entry.
+    #[inline(never)]
+    fn update_entry(mut e: Entry<'_, Entity>, f: &Frame) {
+        update!(e, f)
+    }
+
+    /// The same through the parallel entry.
+    #[inline(never)]
+    fn update_par_entry(mut e: ParEntry<'_, Entity>, f: &Frame) {
+        update!(e, f)
+    }
+
+    /// The `dying_spawn` shape's update, not inlined.
     #[inline(never)]
     fn update_entry_spawn(mut e: Entry<'_, Entity>, f: &Frame) {
-        match step(&mut e, f) {
-            Step::Keep => {}
-            Step::Expire => {
-                let (dead, mut spawn) = e.remove_and_spawn();
-                if let Some(child) = remains(&dead, f) {
-                    spawn.push(child);
-                }
-            }
-            Step::Spawn(child) => e.push(child),
-        }
+        update!(e, f, spawn)
     }
 
     /// The same through the parallel entry.
     #[inline(never)]
     fn update_par_entry_spawn(mut e: ParEntry<'_, Entity>, f: &Frame) {
-        match step(&mut e, f) {
-            Step::Keep => {}
-            Step::Expire => {
-                let (dead, mut spawn) = e.remove_and_spawn();
-                if let Some(child) = remains(&dead, f) {
-                    spawn.push(child);
-                }
-            }
-            Step::Spawn(child) => e.push(child),
-        }
+        update!(e, f, spawn)
     }
 
     /// How the shape's closure updates: inline, or through a function
@@ -278,13 +273,7 @@ mod imp {
         } else if update == Update::OutOfLineSpawn {
             c.traverse(|e| update_entry_spawn(e, f));
         } else {
-            c.traverse(|mut e| match step(&mut e, f) {
-                Step::Keep => {}
-                Step::Expire => {
-                    e.remove();
-                }
-                Step::Spawn(child) => e.push(child),
-            });
+            c.traverse(|mut e| update!(e, f));
         }
     }
 
@@ -307,13 +296,7 @@ mod imp {
         } else if update == Update::OutOfLineSpawn {
             c.par_traverse_with(mode(), |e| update_par_entry_spawn(e, f))
         } else {
-            c.par_traverse_with(mode(), |mut e| match step(&mut e, f) {
-                Step::Keep => {}
-                Step::Expire => {
-                    e.remove();
-                }
-                Step::Spawn(child) => e.push(child),
-            })
+            c.par_traverse_with(mode(), |mut e| update!(e, f))
         }
     }
 
