@@ -1344,9 +1344,28 @@ mod tests {
         e.1 += 1;
     }
 
+    /// Whether `cheap` is cheap enough in this build for a round of `n`
+    /// elements to stay serial (it is not under ThreadSanitizer, whose
+    /// instrumented debug build takes tens of nanoseconds per element):
+    /// the decision tests check nothing otherwise, and say so.
+    fn cheap_is_cheap(n: usize) -> bool {
+        let mut c = pairs(n);
+        let started = Instant::now();
+        c.par_traverse_with(ParMode::Serial, cheap);
+        let ns = ns_per_element(started.elapsed(), n);
+        let cheap = !worth_parallel_at(ns / super::DECIDE_MARGIN, n / 2, 2);
+        if !cheap {
+            std::eprintln!("skipped: `cheap` takes {ns:.1} ns per element in this build");
+        }
+        cheap
+    }
+
     #[test]
     fn every_pass_times_its_start_and_keeps_its_time_per_element() {
         let n = 2 * SPLIT_MIN_LEN;
+        if !cheap_is_cheap(n) {
+            return;
+        }
         let mut c = pairs(n);
         two_threads().install(|| {
             let stats = c.par_traverse_with(ParMode::Auto, heavy_before(u64::MAX));
@@ -1365,6 +1384,9 @@ mod tests {
     #[test]
     fn heavy_work_after_the_timed_start_splits_when_the_last_pass_found_it() {
         let n = 2 * SPLIT_MIN_LEN;
+        if !cheap_is_cheap(n) {
+            return;
+        }
         let heavy_after_start = heavy_from((WARM_LEN + PROBE_LEN) as u64);
         let mut c = pairs(n);
         two_threads().install(|| {
@@ -1383,6 +1405,9 @@ mod tests {
     #[test]
     fn a_heavy_start_does_not_split_a_cheap_pass() {
         let n = 2 * SPLIT_MIN_LEN;
+        if !cheap_is_cheap(n) {
+            return;
+        }
         let heavy_start = heavy_before((WARM_LEN + PROBE_LEN) as u64);
         let mut c = pairs(n);
         two_threads().install(|| {
@@ -1400,6 +1425,9 @@ mod tests {
     #[test]
     fn a_heavy_pass_after_cheap_ones_splits_and_a_cheap_one_after_heavy_ones_does_not() {
         let n = 2 * SPLIT_MIN_LEN;
+        if !cheap_is_cheap(n) {
+            return;
+        }
         let mut c = pairs(n);
         two_threads().install(|| {
             set_last_rate(&mut c, 1.0);
@@ -1414,6 +1442,9 @@ mod tests {
 
     #[test]
     fn one_slow_pass_does_not_split_a_cheap_closure() {
+        if !cheap_is_cheap(2 * SPLIT_MIN_LEN) {
+            return;
+        }
         let mut c = pairs(2 * SPLIT_MIN_LEN);
         // A cheap pass that stalls for 5 ms (the machine was busy) after
         // its timed start: the pass's rate says heavy.
