@@ -301,7 +301,7 @@ impl<T> ReadWriteCollection<T> {
     /// type is an [`AutoRemove`] policy). Give a closure's parameter its
     /// type (`|e: &Event| …`): the bound names no closure signature, so the
     /// closure's kind comes from its body, and one that only reads is
-    /// `Fn + Sync`, as [`par_traverse`](Self::par_traverse) needs (a bound
+    /// `Fn + Sync`, as `par_traverse` (feature `rayon`) needs (a bound
     /// of `FnMut` would make every closure passed here `FnMut` only).
     ///
     /// See [the `auto_remove` module](crate::auto_remove) for the details,
