@@ -106,11 +106,7 @@ impl<'a, T, A: AutoRemove<T>> Cursor<'a, T, A> {
     #[cfg(feature = "rayon")]
     #[inline]
     pub(crate) fn suspend(mut self) -> crate::raw::Suspended<T> {
-        self.settle();
-        let core = self.pass.core();
-        if core.held() {
-            core.keep_current();
-        }
+        self.settled_parts();
         self.pass.suspend()
     }
 

@@ -436,18 +436,9 @@ impl<'a, T> Pass<'a, T> {
     #[inline]
     pub(crate) fn suspend(&mut self) -> Suspended<T> {
         assert!(!self.core.held, "a pass is suspended between elements");
-        let c = &mut self.core;
-        let core = Core {
-            store: c.store,
-            pending: c.pending,
-            c: c.c,
-            held: false,
-            unordered: c.unordered,
-            done: c.done,
-            holes: c.holes,
-        };
-        c.done = true;
-        Suspended { core }
+        Suspended {
+            core: self.core.hand_over(),
+        }
     }
 
     /// The pass `suspended` from `store`, where it stopped: a fresh
@@ -719,6 +710,16 @@ impl<T> Core<T> {
     #[cfg(feature = "std")]
     #[inline(always)]
     pub(crate) fn detach(&mut self) -> Detached<T> {
+        Detached {
+            core: self.hand_over(),
+        }
+    }
+
+    /// A copy of the pass's state for a new owner; `self` is done from
+    /// here on (its `finish` does nothing) and holds nothing.
+    #[cfg(feature = "std")]
+    #[inline(always)]
+    fn hand_over(&mut self) -> Core<T> {
         let core = Core {
             store: self.store,
             pending: self.pending,
@@ -731,7 +732,7 @@ impl<T> Core<T> {
         };
         self.done = true;
         self.held = false;
-        Detached { core }
+        core
     }
 
     /// Ends the pass: closes the hole behind the unvisited elements and
