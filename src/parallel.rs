@@ -617,9 +617,8 @@ struct Control<T> {
     /// verification, else the last pass's), to which a round's timed
     /// start is compared; NaN when there is none.
     opinion_ns: f64,
-    /// When the caller's serial loop started, and how many elements the
-    /// cursor had moved past then.
-    timed: Option<(Instant, usize)>,
+    /// When the caller's serial loop started (it starts at `passed`).
+    timed: Option<Instant>,
     /// How many elements the pass had moved past when its rounds handed
     /// it back for the caller's serial loop.
     passed: usize,
@@ -678,7 +677,7 @@ impl<T: Send> Control<T> {
     #[inline(never)]
     fn serial_walk_starts(&mut self) {
         if self.scratch.is_some() {
-            self.timed = Some((Instant::now(), self.passed));
+            self.timed = Some(Instant::now());
         }
     }
 
@@ -686,8 +685,8 @@ impl<T: Send> Control<T> {
     /// `passed` elements (pushed ones included).
     #[inline(never)]
     fn serial_walk_ended(&mut self, passed: usize) {
-        if let Some((started, before)) = self.timed {
-            self.add_work(started.elapsed(), passed - before);
+        if let Some(started) = self.timed {
+            self.add_work(started.elapsed(), passed - self.passed);
         }
     }
 
@@ -770,21 +769,12 @@ impl<T: Send> Control<T> {
                         continue;
                     }
                     // The first elements warm the caches and the branch
-                    // predictors; the next are timed in two halves, the
-                    // faster one counting: a preemption or an interrupt
-                    // during one half does not make a cheap closure look
-                    // heavy.
+                    // predictors; the next are timed (`timed_walk`).
                     let started = Instant::now();
-                    let (warmed, first, second);
+                    let (warmed, probed, took);
                     (cursor, warmed) = walk_some(cursor, f, WARM_LEN);
-                    let timed = Instant::now();
-                    (cursor, first) = walk_some(cursor, f, PROBE_LEN / 2);
-                    let half = Instant::now();
-                    (cursor, second) = walk_some(cursor, f, PROBE_LEN - PROBE_LEN / 2);
-                    let ended = Instant::now();
-                    let probed = first + second;
-                    let took = probe_time((first, half - timed), (second, ended - half));
-                    self.add_work(ended - started, warmed + probed);
+                    self.add_work(started.elapsed(), warmed);
+                    (cursor, probed, took) = self.timed_walk(cursor, f, PROBE_LEN);
                     self.stats.probed += probed;
                     self.stats.probe_time += took;
                     // The round's elements not yet visited.
@@ -848,22 +838,41 @@ impl<T: Send> Control<T> {
             self.opinion_ns = start_ns;
             return (cursor, start_says);
         }
-        let verify = VERIFY_LEN.min(*rest / 4);
-        let started = Instant::now();
-        let (first, second);
-        (cursor, first) = walk_some(cursor, f, verify / 2);
-        let half = Instant::now();
-        (cursor, second) = walk_some(cursor, f, verify - verify / 2);
-        let ended = Instant::now();
-        self.add_work(ended - started, first + second);
-        *rest -= first + second;
-        let verified = first + second;
+        let (verified, took);
+        (cursor, verified, took) = self.timed_walk(cursor, f, VERIFY_LEN.min(*rest / 4));
+        *rest -= verified;
         if verified == 0 {
             return (cursor, false);
         }
-        let took = probe_time((first, half - started), (second, ended - half));
         self.opinion_ns = ns_per_element(took, verified);
         (cursor, says(self.opinion_ns, *rest))
+    }
+
+    /// Walks the next `n` elements (fewer where the pass ends) serially,
+    /// timed in two halves, and counts them into the pass's work. Hands
+    /// the cursor back with how many it walked and how long they would
+    /// have taken at the faster half's rate ([`probe_time`]): a preemption
+    /// or an interrupt during one half does not make a cheap closure look
+    /// heavy.
+    fn timed_walk<'c, 'p, A, F>(
+        &mut self,
+        mut cursor: Cursor<'c, T, ParPolicy<'p, T, A>>,
+        f: &F,
+        n: usize,
+    ) -> (Cursor<'c, T, ParPolicy<'p, T, A>>, usize, Duration)
+    where
+        A: ParAutoRemove<T>,
+        F: Fn(ParEntry<'_, T>) + Sync,
+    {
+        let started = Instant::now();
+        let (first, second);
+        (cursor, first) = walk_some(cursor, f, n / 2);
+        let half = Instant::now();
+        (cursor, second) = walk_some(cursor, f, n - n / 2);
+        let ended = Instant::now();
+        self.add_work(ended - started, first + second);
+        let took = probe_time((first, half - started), (second, ended - half));
+        (cursor, first + second, took)
     }
 
     /// After a parallel round: the next phase (another round, the pushes;
@@ -1320,20 +1329,13 @@ mod tests {
         (0..n as u64).map(|i| (i, 0)).collect()
     }
 
-    /// Heavy on the elements before `until`, cheap after.
-    fn heavy_before(until: u64) -> impl Fn(super::ParEntry<'_, (u64, u64)>) + Sync + Send {
+    /// Heavy (a microsecond) on the elements whose first field `heavy`
+    /// picks, cheap on the others; counts the pass in the second field.
+    fn heavy_where(
+        heavy: impl Fn(u64) -> bool + Sync + Send,
+    ) -> impl Fn(super::ParEntry<'_, (u64, u64)>) + Sync + Send {
         move |mut e| {
-            if e.0 < until {
-                spin(Duration::from_micros(1));
-            }
-            e.1 += 1;
-        }
-    }
-
-    /// Cheap on the elements before `from`, heavy after.
-    fn heavy_from(from: u64) -> impl Fn(super::ParEntry<'_, (u64, u64)>) + Sync + Send {
-        move |mut e| {
-            if e.0 >= from {
+            if heavy(e.0) {
                 spin(Duration::from_micros(1));
             }
             e.1 += 1;
@@ -1368,7 +1370,7 @@ mod tests {
         }
         let mut c = pairs(n);
         two_threads().install(|| {
-            let stats = c.par_traverse_with(ParMode::Auto, heavy_before(u64::MAX));
+            let stats = c.par_traverse_with(ParMode::Auto, heavy_where(|_| true));
             assert_eq!(stats.probed, PROBE_LEN);
             assert_eq!(stats.rounds, 1, "heavy from its start: split");
             // The whole pass, as one thread's time: a microsecond or more
@@ -1387,7 +1389,7 @@ mod tests {
         if !cheap_is_cheap(n) {
             return;
         }
-        let heavy_after_start = heavy_from((WARM_LEN + PROBE_LEN) as u64);
+        let heavy_after_start = heavy_where(|i| i >= (WARM_LEN + PROBE_LEN) as u64);
         let mut c = pairs(n);
         two_threads().install(|| {
             // Nothing measured before: the cheap start decides (serially).
@@ -1408,7 +1410,7 @@ mod tests {
         if !cheap_is_cheap(n) {
             return;
         }
-        let heavy_start = heavy_before((WARM_LEN + PROBE_LEN) as u64);
+        let heavy_start = heavy_where(|i| i < (WARM_LEN + PROBE_LEN) as u64);
         let mut c = pairs(n);
         two_threads().install(|| {
             // A first pass, and one after cheap passes: the heavy start is
@@ -1431,7 +1433,7 @@ mod tests {
         let mut c = pairs(n);
         two_threads().install(|| {
             set_last_rate(&mut c, 1.0);
-            let stats = c.par_traverse_with(ParMode::Auto, heavy_before(u64::MAX));
+            let stats = c.par_traverse_with(ParMode::Auto, heavy_where(|_| true));
             assert_eq!(stats.rounds, 1);
             assert!(last_rate(&c) >= 1000.0);
             let stats = c.par_traverse_with(ParMode::Auto, cheap);
