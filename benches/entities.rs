@@ -86,7 +86,7 @@ mod imp {
     use read_write_collection::{AutoRemove, Builder, Mode, ReadWriteCollection};
     use vec_mut_scan::VecGrowScan;
 
-    use crate::support::{alternate_rounds, parse_count, positive_var};
+    use crate::support::{alternate_rounds, parse_count, positive_var, splitmix};
 
     /// Set on parents that spawn a child when updated.
     const SPAWNS: u32 = 1 << 30;
@@ -173,13 +173,6 @@ mod imp {
         fn should_remove(&mut self, e: &Entity<PAD>) -> bool {
             e.life == 0
         }
-    }
-
-    fn splitmix(mut x: u64) -> u64 {
-        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        x ^ (x >> 31)
     }
 
     #[derive(Clone, Copy, Debug)]

@@ -56,7 +56,7 @@ mod imp {
     use read_write_collection::parallel::{ParMode, ParStats};
     use read_write_collection::{Entry, ParEntry, ReadWriteCollection};
 
-    use crate::support::{alternate_rounds, parse_count, positive_var};
+    use crate::support::{alternate_rounds, median, parse_count, positive_var, splitmix};
 
     #[derive(Clone, Copy, Debug, PartialEq)]
     #[repr(C)]
@@ -73,13 +73,6 @@ mod imp {
 
     /// Ids of children: above every id of a population.
     const CHILD_IDS: u32 = 1 << 31;
-
-    fn splitmix(mut x: u64) -> u64 {
-        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        x ^ (x >> 31)
-    }
 
     fn population(n: usize) -> Vec<Entity> {
         (0..n as u32)
@@ -413,11 +406,6 @@ mod imp {
             total += t.elapsed();
         }
         (total, rounds)
-    }
-
-    fn median(v: &mut [f64]) -> f64 {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
     }
 
     pub(crate) fn main() {

@@ -44,7 +44,7 @@ mod imp {
     use read_write_collection::parallel::{ParMode, ParStats};
     use read_write_collection::ReadWriteCollection;
 
-    use crate::support::alternate_rounds;
+    use crate::support::{alternate_rounds, median, splitmix};
 
     #[derive(Clone, Copy, Debug, PartialEq)]
     #[repr(C)]
@@ -60,13 +60,6 @@ mod imp {
 
     const SPAWNS: u32 = 1 << 30;
     const CHILD: u32 = 1 << 31;
-
-    fn splitmix(mut x: u64) -> u64 {
-        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        x ^ (x >> 31)
-    }
 
     /// What the update does, fixed at compile time as a user's closure
     /// is: `M` mixes of the seed (a dependent chain of about 2.3 ns each
@@ -286,13 +279,7 @@ mod imp {
 
     /// The median of each method's samples.
     fn medians(times: &mut [Vec<f64>]) -> Vec<f64> {
-        times
-            .iter_mut()
-            .map(|t| {
-                t.sort_by(f64::total_cmp);
-                t[t.len() / 2]
-            })
-            .collect()
+        times.iter_mut().map(|t| median(t)).collect()
     }
 
     fn refill(c: &mut ReadWriteCollection<Entity>, base: &[Entity]) {

@@ -39,3 +39,19 @@ pub(crate) fn positive_var(var: &str) -> Option<usize> {
             .unwrap_or_else(|| panic!("{var}: not a positive number: {k:?}"))
     })
 }
+
+/// SplitMix64's output function: the benches' deterministic per-element
+/// hash and the unit of their synthetic work (a dependent chain of these
+/// is how a bench makes an update heavy).
+pub(crate) fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// The median of `samples` (the upper one of an even count), sorting them.
+pub(crate) fn median(samples: &mut [f64]) -> f64 {
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
