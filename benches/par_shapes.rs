@@ -34,8 +34,11 @@
 //! `RWC_PAR_SHAPES_MODE=serial` runs `par_traverse_with(ParMode::Serial)`
 //! instead of `Auto` (for instruction counts: `scripts/par-instructions.sh`). Printed per
 //! shape: the medians of both methods' sums (ns per element per frame),
-//! their ratio, and `ParStats::rounds` of each frame of the last sample
-//! (how many rounds ran in parallel: 0 is a serial pass).
+//! the median of the rounds' own ratios (each round times both methods
+//! back to back, so a change of the machine's speed between rounds, which
+//! moved `traverse` alone by 40 % here, cancels in that round's ratio),
+//! and `ParStats::rounds` of each frame of the last sample (how many
+//! rounds ran in parallel: 0 is a serial pass).
 
 #[cfg(any(loom, miri))]
 fn main() {}
@@ -422,7 +425,7 @@ mod imp {
             rayon::current_num_threads()
         );
         println!();
-        println!("| shape | elements | traverse ns/element/frame | par_traverse ns/element/frame | par / traverse | rounds per frame (last sample) |");
+        println!("| shape | elements | traverse ns/element/frame | par_traverse ns/element/frame | par / traverse (median of the rounds' ratios) | rounds per frame (last sample) |");
         println!("| --- | ---: | ---: | ---: | ---: | --- |");
         for shape in shapes(n) {
             if only
@@ -436,6 +439,7 @@ mod imp {
             let mut serial = ReadWriteCollection::with_capacity(cap);
             let mut par = ReadWriteCollection::with_capacity(cap);
             let (mut ts, mut tp) = (Vec::new(), Vec::new());
+            let mut paired = Vec::new();
             let mut last_rounds = Vec::new();
             for r in 0..rounds {
                 // Each round in the other order.
@@ -451,6 +455,7 @@ mod imp {
                         ts.push(per);
                     }
                 }
+                paired.push(tp[r] / ts[r]);
                 assert!(
                     serial.as_slice() == par.as_slice(),
                     "{}: par_traverse's result differs from traverse's",
@@ -458,12 +463,12 @@ mod imp {
                 );
             }
             let (ms, mp) = (median(&mut ts), median(&mut tp));
+            let ratio = median(&mut paired);
             let rounds: Vec<String> = last_rounds.iter().map(usize::to_string).collect();
             println!(
-                "| {} | {} | {ms:.2} | {mp:.2} | {:.3} | {} |",
+                "| {} | {} | {ms:.2} | {mp:.2} | {ratio:.3} | {} |",
                 shape.name,
                 shape.size,
-                mp / ms,
                 rounds.join(" ")
             );
         }
