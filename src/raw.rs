@@ -455,9 +455,21 @@ impl<'a, T> Pass<'a, T> {
             core.store.as_ptr() == ptr::addr_of_mut!(*store)
                 && core.c.buf == buf
                 && store.vec.is_empty()
-                && core.pending.is_none(),
+                && core.pending.is_none()
+                && !core.held
+                && !core.done
+                && core.holes.is_none(),
             "a suspended pass is resumed on its own store, untouched"
         );
+        // Written, not only checked, so that the compiler knows them in the
+        // caller's loop as it knows them after `begin` (measured: read from
+        // the suspended state, `holes` above all, they took registers the
+        // loop needed, and an inline closure's walk ran 52.5 instructions
+        // per element against `traverse`'s 49.0; written, 45.9).
+        core.pending = None;
+        core.held = false;
+        core.done = false;
+        core.holes = None;
         // The pointers the suspended pass kept came from the borrow it was
         // made under, which this new borrow of the store has ended (under
         // Tree Borrows a write through them would be undefined): the pass
