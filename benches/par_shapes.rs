@@ -32,7 +32,9 @@
 //! `RWC_PAR_SHAPES_FRAMES` the frames per sample (default 12);
 //! `RWC_PAR_SHAPES_ONLY=name,name` runs only those shapes;
 //! `RWC_PAR_SHAPES_MODE=serial` runs `par_traverse_with(ParMode::Serial)`
-//! instead of `Auto` (for instruction counts: `scripts/par-instructions.sh`). Printed per
+//! instead of `Auto` (for instruction counts: `scripts/par-instructions.sh`),
+//! `=parallel` runs `ParMode::Parallel` (what splitting costs or gains
+//! without a decision). Printed per
 //! shape: the medians of both methods' sums (ns per element per frame),
 //! the median of the rounds' own ratios (each round times both methods
 //! back to back, so a change of the machine's speed between rounds, which
@@ -275,12 +277,14 @@ mod imp {
 
     /// `ParMode::Auto`, or `ParMode::Serial` with `RWC_PAR_SHAPES_MODE=serial`
     /// (the loop `Auto` runs serially, for instruction counts under
-    /// callgrind, where every closure looks heavy).
+    /// callgrind, where every closure looks heavy), or `ParMode::Parallel`
+    /// with `=parallel`.
     fn mode() -> ParMode {
         static MODE: std::sync::OnceLock<ParMode> = std::sync::OnceLock::new();
         *MODE.get_or_init(|| match std::env::var("RWC_PAR_SHAPES_MODE").as_deref() {
             Ok("serial") => ParMode::Serial,
-            Ok(other) => panic!("RWC_PAR_SHAPES_MODE: serial, not {other}"),
+            Ok("parallel") => ParMode::Parallel,
+            Ok(other) => panic!("RWC_PAR_SHAPES_MODE: serial or parallel, not {other}"),
             Err(_) => ParMode::Auto,
         })
     }
