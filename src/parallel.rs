@@ -11,8 +11,9 @@
 //!    push goes to the end, as in the serial pass.
 //! 2. If the rest of the round is worth splitting (next section), it is
 //!    split into contiguous parts, at least four per thread and small
-//!    enough to stay in the caches (about 1 MiB of elements each). The
-//!    workers take the parts in order. A worker walks its part exactly as
+//!    enough to stay in the caches (about 1 MiB of elements each), the
+//!    last few a quarter of that, so that the workers finish together.
+//!    The workers take the parts in order. A worker walks its part exactly as
 //!    the serial cursor does (same predicate checks on arrival and on
 //!    moving on), but in place: a removed element leaves a hole, whose
 //!    position the part lists; pushes and auto-removed elements go to the

@@ -1341,22 +1341,65 @@ impl<P> Shared<P> {
 }
 
 #[cfg(feature = "rayon")]
-/// How a round's `n` elements from slot `read` split into parts of `per`.
+/// How a round's `n` elements from slot `read` split into parts: `bulk`
+/// parts of `per` (the last of them possibly shorter) cover the first
+/// `n - taper_len` elements, then parts of `taper_per` cover the last
+/// `taper_len`, so the parts claimed last are small and the workers finish
+/// close together (measured with parts of a uniform size: one worker idle
+/// for 0.5-1.7 ms at the end of a 30 ms round).
 #[derive(Clone, Copy)]
 struct Split {
     read: usize,
     per: usize,
+    bulk: usize,
+    taper_per: usize,
+    taper_len: usize,
     n: usize,
 }
 
 #[cfg(feature = "rayon")]
 impl Split {
-    /// Part `i`'s first slot and length. Offsets are clamped to `n` before
-    /// adding, so nothing overflows even near `usize::MAX` (zero-sized `T`).
+    /// How many pieces a tapering worker's last part is cut into.
+    const TAPER: usize = 4;
+
+    /// The split of `n` elements from `read` into about `parts` parts for
+    /// `threads` workers: the last `threads` parts' worth is cut into
+    /// parts a `TAPER`th their size. Sizes are clamped so that nothing
+    /// overflows even near `usize::MAX` (zero-sized `T`).
+    fn new(read: usize, n: usize, parts: usize, threads: usize) -> Self {
+        let per = n.div_ceil(parts.max(1)).max(1);
+        let taper_len = per.saturating_mul(threads).min(n);
+        let taper_per = per.div_ceil(Self::TAPER).max(1);
+        Split {
+            read,
+            per,
+            bulk: (n - taper_len).div_ceil(per),
+            taper_per,
+            taper_len,
+            n,
+        }
+    }
+
+    /// How many parts there are (one, empty, for an empty round).
+    fn parts(self) -> usize {
+        (self.bulk + self.taper_len.div_ceil(self.taper_per)).max(1)
+    }
+
+    /// Part `i`'s first slot and length (`i < parts()`).
     #[inline]
     fn part(self, i: usize) -> (usize, usize) {
-        let s = i.saturating_mul(self.per).min(self.n);
-        let e = (i + 1).saturating_mul(self.per).min(self.n);
+        let bulk_len = self.n - self.taper_len;
+        let (s, e) = if i < self.bulk {
+            (i * self.per, (i + 1).saturating_mul(self.per).min(bulk_len))
+        } else {
+            let j = i - self.bulk;
+            (
+                bulk_len + j * self.taper_per,
+                bulk_len
+                    .saturating_add((j + 1).saturating_mul(self.taper_per))
+                    .min(self.n),
+            )
+        };
         (self.read + s, e - s)
     }
 }
@@ -1490,7 +1533,8 @@ pub(crate) fn par_round<T: Send>(
         "the round is longer than what is unvisited"
     );
     let tail = end - read - n;
-    let parts = parts.min(n).max(1);
+    let split = Split::new(read, n, parts.min(n).max(1), threads);
+    let parts = split.parts();
     let ParScratch {
         holes,
         lists,
@@ -1516,11 +1560,6 @@ pub(crate) fn par_round<T: Send>(
         debug_assert!(l.pushed.is_empty());
         *w = false;
     }
-    let split = Split {
-        read,
-        per: n.div_ceil(parts).max(1),
-        n,
-    };
     let buf = Shared(NonNull::new(c.buf).expect("a `Vec`'s pointer is not null"));
     let part_holes = Shared(NonNull::new(holes.as_mut_ptr()).expect("not null"));
     let part_lists = Shared(NonNull::new(lists.as_mut_ptr()).expect("not null"));
@@ -1760,4 +1799,68 @@ fn settle_pushes<T>(core: &mut Core<T>, lists: &mut [PartLists<T>], fallible: bo
         core.c.limit = add(buf, limit);
     }
     pushed - (at - unvisited)
+}
+
+#[cfg(all(test, feature = "rayon"))]
+mod split_tests {
+    use super::Split;
+    use alloc::vec::Vec;
+
+    /// Every part of `split`, in order.
+    fn parts_of(split: Split) -> Vec<(usize, usize)> {
+        (0..split.parts()).map(|i| split.part(i)).collect()
+    }
+
+    #[test]
+    fn a_rounds_parts_cover_it_in_order_and_taper_at_the_end() {
+        for n in [0, 1, 2, 7, 100, 1000, 4096, 10_007, 1_000_000] {
+            for parts in [1, 2, 3, 8, 37, 5000] {
+                for threads in [1, 2, 3, 8] {
+                    let split = Split::new(5, n, parts.min(n).max(1), threads);
+                    let got = parts_of(split);
+                    // Contiguous, in order, from `read` to `read + n`.
+                    let mut at = 5;
+                    for &(start, len) in &got {
+                        assert_eq!(start, at, "n {n} parts {parts} threads {threads}");
+                        assert!(len > 0 || n == 0);
+                        at += len;
+                    }
+                    assert_eq!(at, 5 + n);
+                    if n == 0 {
+                        assert_eq!(got, [(5, 0)]);
+                        continue;
+                    }
+                    // The parts claimed last are a quarter of the others
+                    // (rounded up), and no part is longer than the first.
+                    let per = n.div_ceil(parts.min(n));
+                    let last = got.last().unwrap().1;
+                    assert!(last <= per.div_ceil(Split::TAPER));
+                    assert!(got.iter().all(|&(_, len)| len <= got[0].1));
+                }
+            }
+        }
+        // A round of 1M elements in 37 parts on 2 threads: 35 parts of
+        // 27,028 (the last one shorter), then 8 of 6,757.
+        let split = Split::new(0, 1_000_000, 37, 2);
+        let got = parts_of(split);
+        assert_eq!(got.len(), 35 + 8);
+        assert_eq!(got[0], (0, 27_028));
+        assert_eq!(got[35].1, 6_757);
+    }
+
+    /// No overflow near `usize::MAX` (zero-sized elements).
+    #[test]
+    fn a_split_of_nearly_usize_max_elements_does_not_overflow() {
+        let n = usize::MAX - 10;
+        let split = Split::new(3, n, 4, 2);
+        let got = parts_of(split);
+        let total = got
+            .iter()
+            .fold(0usize, |t, &(_, len)| t.checked_add(len).unwrap());
+        assert_eq!(total, n);
+        assert_eq!(
+            got.last().map(|&(s, l)| s.checked_add(l)),
+            Some(Some(3 + n))
+        );
+    }
 }
