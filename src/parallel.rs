@@ -909,7 +909,7 @@ impl<T: Send> Control<T> {
         // The parts' walks, timed and added up: the round's work as one
         // thread would have done it, the opinion of the next round.
         let walking = core::sync::atomic::AtomicU64::new(0);
-        let (ran, left) = par_round(
+        let (ran, left, counts) = par_round(
             core,
             scratch,
             rest,
@@ -921,8 +921,10 @@ impl<T: Send> Control<T> {
                 let took = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
                 walking.fetch_add(took, core::sync::atomic::Ordering::Relaxed);
             },
-            &mut self.stats,
         );
+        self.stats.rounds += 1;
+        self.stats.kept += counts.kept;
+        self.stats.moves += counts.moves;
         let walked = Duration::from_nanos(walking.into_inner());
         self.work += walked;
         self.worked += rest;

@@ -1489,12 +1489,13 @@ struct Frontier<'a> {
 /// and the first panic (in part order) is returned, with the round settled
 /// as above.
 ///
-/// Returns that, and how many of the round's pushes are left in the
-/// lists: the buffer could not grow for all of them (an allocation that
-/// failed), so only the first ones that fit follow the unvisited elements
-/// (as the serial pass keeps the pushes made before the one that cannot
-/// grow the buffer). The caller hands the removed elements to the hook,
-/// then [`par_settle_rest`] tries once more for the rest.
+/// Returns that; how many of the round's pushes are left in the lists
+/// (the buffer could not grow for all of them, an allocation that failed,
+/// so only the first ones that fit follow the unvisited elements, as the
+/// serial pass keeps the pushes made before the one that cannot grow the
+/// buffer: the caller hands the removed elements to the hook, then
+/// [`par_settle_rest`] tries once more for the rest); and what the round
+/// kept and moved, for the caller to count.
 ///
 /// # Panics
 /// On capacity overflow (zero-sized `T` only): the pass is then
@@ -1508,10 +1509,10 @@ pub(crate) fn par_round<T: Send>(
     parts: usize,
     threads: usize,
     walk: impl Fn(Pass<'_, T>, &mut Vec<T>) + Sync,
-    stats: &mut crate::parallel::ParStats,
 ) -> (
     Result<(), alloc::boxed::Box<dyn core::any::Any + Send + 'static>>,
     usize,
+    RoundCounts,
 ) {
     use core::sync::atomic::{AtomicUsize, Ordering};
     use rayon::prelude::*;
@@ -1698,14 +1699,25 @@ pub(crate) fn par_round<T: Send>(
         core.c.end = add(c.buf, new_write + tail);
     }
     mem::forget(no_unwind);
-    stats.rounds += 1;
-    stats.kept += new_write - write;
-    stats.moves += moves;
+    let counts = RoundCounts {
+        kept: new_write - write,
+        moves,
+    };
     // The round's pushes follow, as many as the buffer can be grown for:
     // a growth that fails leaves the rest in the lists, in order, for
     // `par_settle_rest` once the removal hook has run.
     let left = settle_pushes(core, &mut lists[..parts], true);
-    (ran, left)
+    (ran, left, counts)
+}
+
+#[cfg(feature = "rayon")]
+/// What a parallel round did (see [`par_round`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RoundCounts {
+    /// The round's elements it kept.
+    pub(crate) kept: usize,
+    /// Kept elements it moved (one already in its place does not move).
+    pub(crate) moves: usize,
 }
 
 #[cfg(feature = "rayon")]
