@@ -317,7 +317,7 @@ impl<'a, T, A: AutoRemove<T>> Cursor<'a, T, A> {
 
 impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
     /// The address of the store this cursor's pass runs on (only
-    /// compared: see `raw::Layered::release`).
+    /// compared: see `layers::raw::Layered::release`).
     #[inline(always)]
     pub(crate) fn store_addr(&self) -> *const crate::raw::Store<T> {
         self.pass.core_ref().store_addr()

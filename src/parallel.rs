@@ -909,19 +909,13 @@ impl<T: Send> Control<T> {
         // The parts' walks, timed and added up: the round's work as one
         // thread would have done it, the opinion of the next round.
         let walking = core::sync::atomic::AtomicU64::new(0);
-        let (ran, left, counts) = par_round(
-            core,
-            scratch,
-            rest,
-            parts,
-            self.threads,
-            |pass, removed| {
+        let (ran, left, counts) =
+            par_round(core, scratch, rest, parts, self.threads, |pass, removed| {
                 let started = Instant::now();
                 walk_part(pass, shared, removed, f);
                 let took = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
                 walking.fetch_add(took, core::sync::atomic::Ordering::Relaxed);
-            },
-        );
+            });
         self.stats.rounds += 1;
         self.stats.kept += counts.kept;
         self.stats.moves += counts.moves;

@@ -5,11 +5,11 @@ use core::marker::PhantomData;
 use core::ops::{Deref, DerefMut};
 
 use super::key::{key_at, LayerKey};
+use super::raw::{Layered, OtherLayers};
 use super::{out_of_range, Layers};
 use crate::auto_remove::{AutoRemove, NoAutoRemove};
 use crate::cursor::{Cursor, Entry};
 use crate::error::CapacityError;
-use crate::raw::{Layered, OtherLayers};
 
 impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     /// Starts one traversal of every enabled layer, in layer order; see
@@ -182,7 +182,7 @@ pub struct LayersCursor<'a, T, K = usize, A: AutoRemove<T> = NoAutoRemove> {
     pub(super) current: Option<(usize, Cursor<'a, T, A>)>,
     /// Every layer: the one being walked is lent to `current`, the others
     /// are reachable for pushes. Kept as a pointer to the layers (see
-    /// `raw::Layered`): an entry's handle on them is not a pointer into
+    /// `layers::raw::Layered`): an entry's handle on them is not a pointer into
     /// the cursor, so the cursor's per-element state can stay in registers
     /// across the loop body.
     pub(super) others: Layered<'a, T, A>,

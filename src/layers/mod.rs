@@ -56,6 +56,8 @@
 
 mod cursor;
 mod key;
+#[allow(unsafe_code)]
+mod raw;
 #[cfg(feature = "serde")]
 mod serde_impls;
 mod sink;

@@ -7,10 +7,10 @@ use core::ops::{Deref, DerefMut};
 
 use super::cursor::{DebugKey, LayerEntry, LayersCursor};
 use super::key::{key_at, LayerKey};
+use super::raw::Layered;
 use super::Layers;
 use crate::auto_remove::{AutoRemove, NoAutoRemove};
 use crate::error::CapacityError;
-use crate::raw::Layered;
 
 impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     /// Starts a traversal of every enabled layer whose removed elements
