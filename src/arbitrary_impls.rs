@@ -6,8 +6,10 @@ use alloc::vec::Vec;
 
 use arbitrary::{Arbitrary, Result, Unstructured};
 
+use crate::auto_remove::AutoRemove;
+use crate::buffered::BufferedCollection;
+use crate::collection::ReadWriteCollection;
 use crate::layers::{LayerKey, Layers, Slot};
-use crate::{AutoRemove, BufferedCollection, ReadWriteCollection};
 
 /// Generates the elements exactly as `Vec<T>` does (the same bytes give the
 /// same elements, in the same order). The collection is unbounded, in

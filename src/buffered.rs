@@ -884,7 +884,7 @@ impl<T, A> BufferedCollection<T, A> {
     /// ```
     #[cfg(feature = "async")]
     #[cfg_attr(docsrs, doc(cfg(feature = "async")))]
-    pub fn wait_pending_async(&self) -> crate::WaitPendingFuture<'_, T> {
+    pub fn wait_pending_async(&self) -> crate::producer::WaitPendingFuture<'_, T> {
         self.link
             .wait_pending_async(self.owned(), !self.pending.is_empty())
     }
@@ -1372,8 +1372,11 @@ impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
     /// assert_eq!(events.local_pending(), [20]);
     /// ```
     #[inline]
-    pub fn cursor_with_sink<S: FnMut(T)>(&mut self, sink: S) -> crate::SinkCursor<'_, T, S, A> {
-        crate::SinkCursor::new(self.cursor(), sink)
+    pub fn cursor_with_sink<S: FnMut(T)>(
+        &mut self,
+        sink: S,
+    ) -> crate::cursor::SinkCursor<'_, T, S, A> {
+        crate::cursor::SinkCursor::new(self.cursor(), sink)
     }
 
     /// The closure form of [`cursor_with_sink`](Self::cursor_with_sink).
@@ -1395,7 +1398,7 @@ impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
     pub fn traverse_with_sink<S, F>(&mut self, sink: S, f: F)
     where
         S: FnMut(T),
-        F: FnMut(crate::SinkEntry<'_, T, S>),
+        F: FnMut(crate::cursor::SinkEntry<'_, T, S>),
     {
         let this = ReleaseOnDrop(self);
         this.0.cursor_with_sink(sink).for_each(f);
@@ -1416,11 +1419,11 @@ impl<T, A> BufferedCollection<T, A> {
     /// assert_eq!(q.mode(), Mode::Ordered);
     /// ```
     #[inline]
-    pub fn mode(&self) -> crate::Mode {
+    pub fn mode(&self) -> crate::collection::Mode {
         if self.store.unordered {
-            crate::Mode::Unordered
+            crate::collection::Mode::Unordered
         } else {
-            crate::Mode::Ordered
+            crate::collection::Mode::Ordered
         }
     }
 
@@ -1440,8 +1443,8 @@ impl<T, A> BufferedCollection<T, A> {
     /// assert_eq!(q.as_slice(), [3, 2]);
     /// ```
     #[inline]
-    pub fn set_mode(&mut self, mode: crate::Mode) {
-        self.store.unordered = mode == crate::Mode::Unordered;
+    pub fn set_mode(&mut self, mode: crate::collection::Mode) {
+        self.store.unordered = mode == crate::collection::Mode::Unordered;
     }
 
     /// The shrink policy, if any.
@@ -1454,8 +1457,10 @@ impl<T, A> BufferedCollection<T, A> {
     /// assert_eq!(BufferedCollection::<u8>::new().shrink_policy(), None);
     /// ```
     #[inline]
-    pub fn shrink_policy(&self) -> Option<crate::ShrinkPolicy> {
-        self.store.shrink.map(crate::ShrinkPolicy::from_raw)
+    pub fn shrink_policy(&self) -> Option<crate::collection::ShrinkPolicy> {
+        self.store
+            .shrink
+            .map(crate::collection::ShrinkPolicy::from_raw)
     }
 
     /// Sets (or with `None` turns off) the shrink policy of the visible
@@ -1472,8 +1477,8 @@ impl<T, A> BufferedCollection<T, A> {
     /// assert_eq!(q.shrink_policy(), Some(ShrinkPolicy::new(10, 30)));
     /// ```
     #[inline]
-    pub fn set_shrink_policy(&mut self, policy: Option<crate::ShrinkPolicy>) {
-        self.store.shrink = policy.map(crate::ShrinkPolicy::to_raw);
+    pub fn set_shrink_policy(&mut self, policy: Option<crate::collection::ShrinkPolicy>) {
+        self.store.shrink = policy.map(crate::collection::ShrinkPolicy::to_raw);
         self.store.low_passes = 0;
     }
 

@@ -121,7 +121,7 @@ macro_rules! remove_when {
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         $vis struct $name;
 
-        impl $crate::AutoRemove<$t> for $name {
+        impl $crate::auto_remove::AutoRemove<$t> for $name {
             #[inline]
             fn should_remove(&mut self, $arg: &$t) -> bool {
                 $body
@@ -139,7 +139,7 @@ macro_rules! remove_when {
 #[macro_export]
 macro_rules! __remove_when_par {
     ($name:ident, $t:ty, |$arg:ident| $body:expr) => {
-        impl $crate::ParAutoRemove<$t> for $name {
+        impl $crate::parallel::ParAutoRemove<$t> for $name {
             #[inline]
             fn should_remove_shared(&self, $arg: &$t) -> bool {
                 $body
@@ -600,8 +600,8 @@ impl<T, A: AutoRemove<T>, H: BuilderHook<T, A>> Builder<T, A, H> {
     /// assert_eq!((events.as_slice(), events.mode()), (&[1][..], Mode::Unordered));
     /// ```
     #[track_caller]
-    pub fn build_buffered(self) -> crate::BufferedCollection<T, H::Policy> {
-        let mut q = crate::BufferedCollection::with_policy(self.hook.attach(self.policy));
+    pub fn build_buffered(self) -> crate::buffered::BufferedCollection<T, H::Policy> {
+        let mut q = crate::buffered::BufferedCollection::with_policy(self.hook.attach(self.policy));
         // The bound first, so the reservation never exceeds it.
         q.set_max_len(self.max);
         q.set_mode(self.mode);

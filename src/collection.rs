@@ -1616,8 +1616,8 @@ impl<T> ReadWriteCollection<T> {
     ///     .build();
     /// assert_eq!(c.max_len(), Some(8));
     /// ```
-    pub const fn builder() -> crate::Builder<T> {
-        crate::Builder::new()
+    pub const fn builder() -> crate::builder::Builder<T> {
+        crate::builder::Builder::new()
     }
 }
 
@@ -1644,8 +1644,11 @@ impl<T, A: AutoRemove<T>> ReadWriteCollection<T, A> {
     /// assert_eq!(enemies, [4]);
     /// ```
     #[inline]
-    pub fn cursor_with_sink<S: FnMut(T)>(&mut self, sink: S) -> crate::SinkCursor<'_, T, S, A> {
-        crate::SinkCursor::new(self.cursor(), sink)
+    pub fn cursor_with_sink<S: FnMut(T)>(
+        &mut self,
+        sink: S,
+    ) -> crate::cursor::SinkCursor<'_, T, S, A> {
+        crate::cursor::SinkCursor::new(self.cursor(), sink)
     }
 
     /// The closure form of [`cursor_with_sink`](Self::cursor_with_sink):
@@ -1681,7 +1684,7 @@ impl<T, A: AutoRemove<T>> ReadWriteCollection<T, A> {
     pub fn traverse_with_sink<S, F>(&mut self, sink: S, f: F)
     where
         S: FnMut(T),
-        F: FnMut(crate::SinkEntry<'_, T, S>),
+        F: FnMut(crate::cursor::SinkEntry<'_, T, S>),
     {
         self.cursor_with_sink(sink).for_each(f);
     }

@@ -19,7 +19,9 @@ use loom::sync::atomic::{AtomicUsize, Ordering};
 use loom::sync::Arc;
 use loom::thread;
 
-use crate::{BufferedCollection, Producer, ProducerOrder, TryPushError, WaitError};
+use crate::buffered::BufferedCollection;
+use crate::error::{TryPushError, WaitError};
+use crate::producer::{Producer, ProducerOrder};
 
 /// How far loom searches.
 #[derive(Clone, Copy)]

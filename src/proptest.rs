@@ -67,8 +67,11 @@ use ::proptest::strategy::{Map, NewTree, Strategy, ValueTree};
 use ::proptest::test_runner::TestRunner;
 use ::proptest::tuple::TupleValueTree;
 
+use crate::auto_remove::{AutoRemove, NoAutoRemove};
+use crate::buffered::BufferedCollection;
+use crate::collection::ReadWriteCollection;
+use crate::layers::Layers;
 use crate::layers::{LayerKey, Slot};
-use crate::{AutoRemove, BufferedCollection, Layers, NoAutoRemove, ReadWriteCollection};
 
 /// The strategy of [`collection`], [`bounded`] and [`like`]: collections of
 /// elements drawn from `S`, with the settings of a template.

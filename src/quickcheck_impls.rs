@@ -6,8 +6,10 @@ use alloc::vec::Vec;
 
 use quickcheck::{Arbitrary, Gen};
 
+use crate::auto_remove::AutoRemove;
+use crate::buffered::BufferedCollection;
+use crate::collection::ReadWriteCollection;
 use crate::layers::{LayerKey, Layers, Slot};
-use crate::{AutoRemove, BufferedCollection, ReadWriteCollection};
 
 /// Generates and shrinks the elements exactly as `Vec<T>` does. A
 /// generated collection is unbounded, in

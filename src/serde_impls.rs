@@ -20,8 +20,10 @@ use serde::de::{
 };
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
+use crate::auto_remove::AutoRemove;
+use crate::buffered::BufferedCollection;
+use crate::collection::ReadWriteCollection;
 use crate::raw::Store;
-use crate::{AutoRemove, BufferedCollection, ReadWriteCollection};
 
 /// Serializes the elements as a sequence, in order, like `Vec<T>`.
 ///

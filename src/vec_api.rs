@@ -652,7 +652,7 @@ macro_rules! vec_mirror {
             /// ```
             #[inline]
             #[track_caller]
-            pub fn extract_if<F, R>(&mut self, range: R, filter: F) -> crate::ExtractIf<'_, T, F>
+            pub fn extract_if<F, R>(&mut self, range: R, filter: F) -> crate::vec_api::ExtractIf<'_, T, F>
             where
                 F: FnMut(&mut T) -> bool,
                 R: core::ops::RangeBounds<usize>,

@@ -165,7 +165,7 @@ macro_rules! layer_keys {
             $vis const ALL: [Self; [$(stringify!($variant)),+].len()] = [$(Self::$variant),+];
         }
 
-        impl $crate::LayerKey for $name {
+        impl $crate::layers::LayerKey for $name {
             const COUNT: ::core::option::Option<usize> =
                 ::core::option::Option::Some([$(stringify!($variant)),+].len());
 
