@@ -1419,11 +1419,11 @@ impl<T, A> BufferedCollection<T, A> {
     /// assert_eq!(q.mode(), Mode::Ordered);
     /// ```
     #[inline]
-    pub fn mode(&self) -> crate::collection::Mode {
+    pub fn mode(&self) -> crate::settings::Mode {
         if self.store.unordered {
-            crate::collection::Mode::Unordered
+            crate::settings::Mode::Unordered
         } else {
-            crate::collection::Mode::Ordered
+            crate::settings::Mode::Ordered
         }
     }
 
@@ -1443,8 +1443,8 @@ impl<T, A> BufferedCollection<T, A> {
     /// assert_eq!(q.as_slice(), [3, 2]);
     /// ```
     #[inline]
-    pub fn set_mode(&mut self, mode: crate::collection::Mode) {
-        self.store.unordered = mode == crate::collection::Mode::Unordered;
+    pub fn set_mode(&mut self, mode: crate::settings::Mode) {
+        self.store.unordered = mode == crate::settings::Mode::Unordered;
     }
 
     /// The shrink policy, if any.
@@ -1457,10 +1457,8 @@ impl<T, A> BufferedCollection<T, A> {
     /// assert_eq!(BufferedCollection::<u8>::new().shrink_policy(), None);
     /// ```
     #[inline]
-    pub fn shrink_policy(&self) -> Option<crate::collection::ShrinkPolicy> {
-        self.store
-            .shrink
-            .map(crate::collection::ShrinkPolicy::from_raw)
+    pub fn shrink_policy(&self) -> Option<crate::settings::ShrinkPolicy> {
+        self.store.shrink
     }
 
     /// Sets (or with `None` turns off) the shrink policy of the visible
@@ -1477,8 +1475,8 @@ impl<T, A> BufferedCollection<T, A> {
     /// assert_eq!(q.shrink_policy(), Some(ShrinkPolicy::new(10, 30)));
     /// ```
     #[inline]
-    pub fn set_shrink_policy(&mut self, policy: Option<crate::collection::ShrinkPolicy>) {
-        self.store.shrink = policy.map(crate::collection::ShrinkPolicy::to_raw);
+    pub fn set_shrink_policy(&mut self, policy: Option<crate::settings::ShrinkPolicy>) {
+        self.store.shrink = policy;
         self.store.low_passes = 0;
     }
 

@@ -58,8 +58,9 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use crate::auto_remove::{AutoRemove, NoAutoRemove, WithHook};
-use crate::collection::{Mode, ReadWriteCollection, ShrinkPolicy};
+use crate::collection::ReadWriteCollection;
 use crate::layers::{check_count, LayerKey, Layers};
+use crate::settings::{Mode, ShrinkPolicy};
 
 /// Defines a zero-sized unit struct that is an [`AutoRemove`] policy with
 /// the given predicate: the nameable, no-cost way to give a collection a
@@ -733,5 +734,27 @@ impl<T, A, H> fmt::Debug for Builder<T, A, H> {
             .field("mode", &self.mode)
             .field("shrink_policy", &self.shrink)
             .finish_non_exhaustive()
+    }
+}
+
+/// One-expression configuration; see [`Builder`](crate::Builder).
+impl<T> ReadWriteCollection<T> {
+    /// A [`Builder`](crate::Builder): capacity, bound, mode, shrink policy,
+    /// predicate and hook in one expression.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let c = ReadWriteCollection::builder()
+    ///     .bounded(8)
+    ///     .unordered()
+    ///     .auto_remove(|n: &u8| *n == 0)
+    ///     .build();
+    /// assert_eq!(c.max_len(), Some(8));
+    /// ```
+    pub const fn builder() -> Builder<T> {
+        Builder::new()
     }
 }

@@ -439,6 +439,7 @@ mod quickcheck_impls;
 mod raw;
 #[cfg(feature = "serde")]
 mod serde_impls;
+mod settings;
 #[cfg(feature = "std")]
 mod sync;
 mod vec_api;
@@ -446,7 +447,7 @@ mod vec_api;
 pub use auto_remove::{AutoRemove, NoAutoRemove, WithHook};
 pub use buffered::BufferedCollection;
 pub use builder::Builder;
-pub use collection::{Mode, ReadWriteCollection, ShrinkPolicy};
+pub use collection::ReadWriteCollection;
 pub use cursor::{Cursor, Entry, SinkCursor, SinkEntry, Spawner};
 pub use error::CapacityError;
 #[cfg(feature = "std")]
@@ -461,6 +462,7 @@ pub use producer::{
 };
 #[cfg(feature = "std")]
 pub use producer::{Producer, ProducerClosed, ProducerOrder};
+pub use settings::{Mode, ShrinkPolicy};
 pub use vec_api::ExtractIf;
 
 /// The README's examples, compiled and run as doc tests so they stay true.

@@ -1,7 +1,8 @@
 //! The traversal engine: the crate's `unsafe` code (with `layers::raw`,
 //! which lends one layer at a time over it).
 //!
-//! It is the bottom floor: it imports only `sync` from the crate, and
+//! It is the bottom floor: it imports only `sync` and `settings` from the
+//! crate, and
 //! names no type built on it (no collection, cursor, layer or parallel
 //! type); what a caller needs back comes as plain data (the counts of a
 //! parallel round).
@@ -107,4 +108,4 @@ pub(crate) use self::pass::Detached;
 #[cfg(feature = "rayon")]
 pub(crate) use self::pass::Suspended;
 pub(crate) use self::pass::{capacity_overflow, Core, HeldRef, Pass};
-pub(crate) use self::store::{Shrink, Store};
+pub(crate) use self::store::Store;

@@ -8,15 +8,7 @@ use core::ptr;
 #[cfg(feature = "rayon")]
 use super::par_round::KeptScratch;
 use super::pass::grown_capacity;
-
-/// Shrink configuration, evaluated when a pass finishes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct Shrink {
-    /// Shrink once `len * 100 < capacity * percent` ...
-    pub(crate) percent: u8,
-    /// ... for this many passes in a row.
-    pub(crate) passes: u32,
-}
+use crate::settings::ShrinkPolicy;
 
 /// The storage of a collection: its `Vec` plus the settings a pass reads.
 #[derive(Clone)]
@@ -25,7 +17,8 @@ pub(crate) struct Store<T> {
     /// Hard maximum length; `usize::MAX` when unbounded.
     pub(crate) max: usize,
     pub(crate) unordered: bool,
-    pub(crate) shrink: Option<Shrink>,
+    /// Evaluated when a pass finishes.
+    pub(crate) shrink: Option<ShrinkPolicy>,
     /// Consecutive passes that ended below the shrink threshold.
     pub(crate) low_passes: u32,
     /// The lists a parallel pass reuses (allocated by the first one).
@@ -69,9 +62,9 @@ impl<T> Store<T> {
         let Some(policy) = self.shrink else { return };
         let len = self.vec.len();
         let cap = self.vec.capacity();
-        if (len as u128) * 100 < (cap as u128) * u128::from(policy.percent) {
+        if (len as u128) * 100 < (cap as u128) * u128::from(policy.below_percent()) {
             self.low_passes = self.low_passes.saturating_add(1);
-            if self.low_passes >= policy.passes {
+            if self.low_passes >= policy.passes() {
                 self.low_passes = 0;
                 // Keep room to double before the next reallocation.
                 try_shrink_to(&mut self.vec, len.saturating_mul(2));
