@@ -58,8 +58,6 @@ mod cursor;
 mod key;
 #[allow(unsafe_code)]
 mod raw;
-#[cfg(feature = "serde")]
-mod serde_impls;
 mod sink;
 
 pub use self::cursor::{LayerEntry, LayersCursor};

@@ -3,6 +3,7 @@
 //! * [`ReadWriteCollection`] is a sequence of its elements, like `Vec<T>`.
 //! * [`BufferedCollection`] is a struct with two sequences, `visible` and
 //!   `pending`, so that a round trip keeps uncommitted elements uncommitted.
+//! * `Layers` is a sequence of layers (`layers.rs`).
 //!
 //! Settings are not part of the serialized form: the maximum length, the
 //! [`Mode`](crate::Mode), the shrink policy and the auto-remove policy are
@@ -10,6 +11,8 @@
 //! defaults and `A::default()` as its policy; `deserialize_in_place` keeps
 //! the target's settings (and a queue's producers), and changes nothing
 //! when it fails: the input is read into new storage first.
+
+mod layers;
 
 use alloc::vec::Vec;
 use core::fmt;

@@ -9,10 +9,9 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::ser::{SerializeSeq, SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
 
-use super::key::LayerKey;
-use super::{Layers, Slot};
+use super::BoundedSeq;
 use crate::collection::ReadWriteCollection;
-use crate::serde_impls::BoundedSeq;
+use crate::layers::{LayerKey, Layers, Slot};
 
 /// Serializes as a sequence with one struct per layer, in layer order:
 /// `Layer { enabled, visible, items }`, where `items` is the layer's
