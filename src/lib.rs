@@ -181,7 +181,8 @@
 //!
 //! # Implementation
 //!
-//! All `unsafe` code is in one private module (`raw`), each block with a
+//! All `unsafe` code is in private modules named `raw` (the pass engine,
+//! and `layers::raw`, which lends one layer at a time), each block with a
 //! `SAFETY` comment; the rest of the crate denies `unsafe_code`. During an
 //! ordered pass the buffer looks like:
 //!
@@ -211,6 +212,20 @@
 //!
 //! The crate is tested against a plain-`Vec` model with quickcheck and
 //! cargo-fuzz, under Miri, and (producers) with loom.
+//!
+//! Inside the crate, every module imports only modules on floors below
+//! its own (checked by `tests/architecture.rs`, which holds the same
+//! table), so the unsafe core never names a type built on it:
+//!
+//! | floor | modules |
+//! | --- | --- |
+//! | 6 | `prelude` (re-exports) |
+//! | 5 | `builder`, `serde_impls`, `arbitrary_impls`, `quickcheck_impls`, `proptest` |
+//! | 4 | `layers`, `parallel` |
+//! | 3 | `collection`, `buffered` |
+//! | 2 | `cursor`, `vec_api` |
+//! | 1 | `raw` (the unsafe core), `producer` (the queue's shared state) |
+//! | 0 | `error`, `auto_remove`, `settings`, `sync` |
 //!
 //! # Testing code that uses this crate
 //!
