@@ -1,7 +1,8 @@
 //! Model-based tests: random operation sequences applied to a
 //! `ReadWriteCollection` and, in lockstep, to a plain model (a queue of the
 //! original elements followed by the pushes), checking the ordering
-//! invariants of DESIGN.md after every step and every traversal:
+//! invariants (the crate docs' "Ordering guarantees", `src/lib.rs`) after
+//! every step and every traversal:
 //!
 //! 1. originals are yielded once each, in index order, before any pushed one;
 //! 2. pushed elements are yielded once each, in push order, after them;
