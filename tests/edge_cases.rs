@@ -1,6 +1,6 @@
 //! Behaviour that mutation testing (`cargo mutants`, configured in
 //! `.cargo/mutants.toml`) or line coverage (`cargo llvm-cov`) found no other
-//! test pinning down: each test here fails on a mutant of `src/raw.rs`,
+//! test pinning down: each test here fails on a mutant of `src/raw/`,
 //! `src/cursor.rs` or `src/parallel.rs` that the rest of the suite let
 //! through, or runs a reachable line nothing else ran. Public API only.
 
