@@ -5,7 +5,7 @@ use core::ops::{Deref, DerefMut};
 
 use crate::auto_remove::{AutoRemove, NoAutoRemove};
 use crate::error::CapacityError;
-use crate::raw::{HeldRef, Pass};
+use crate::raw::{Core, HeldRef, Pass};
 
 /// One traversal of a collection: a lending iterator whose entries can be
 /// removed and can push new elements that this same traversal visits later.
@@ -120,18 +120,8 @@ impl<'a, T, A: AutoRemove<T>> Cursor<'a, T, A> {
             return;
         }
         let core = self.pass.core();
-        if core.held() {
-            if self.policy.should_remove(core.current()) {
-                // Keep this a branch: as a branch-free select, the next
-                // write position would depend on the predicate's load,
-                // which chains every element's work to the previous one's
-                // (measured 2x slower than a predicted branch).
-                core::hint::black_box(());
-                let value = core.take_current();
-                self.policy.removed(value);
-            } else {
-                core.keep_current();
-            }
+        if core.held() && !removed_by_policy(core, &mut *self.policy, &mut ToHook) {
+            core.keep_current();
         }
     }
 
@@ -174,9 +164,7 @@ impl<'a, T, A: AutoRemove<T>> Cursor<'a, T, A> {
             if !core.advance(!A::ACTIVE) {
                 return false;
             }
-            if self.policy.should_remove(core.current()) {
-                let value = core.take_current();
-                self.policy.removed(value);
+            if removed_by_policy(core, &mut *self.policy, &mut ToHook) {
                 continue;
             }
             return true;
@@ -344,9 +332,7 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
                 return false;
             }
             *left -= 1;
-            if self.policy.should_remove(core.current()) {
-                let value = core.take_current();
-                self.policy.removed(value);
+            if removed_by_policy(core, &mut *self.policy, &mut ToHook) {
                 continue;
             }
             return true;
@@ -391,14 +377,59 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
             if !core.advance(!A::ACTIVE) {
                 break;
             }
-            if self.policy.should_remove(core.current()) {
-                let value = core.take_current();
-                self.policy.removed(value);
-            } else {
+            if !removed_by_policy(core, &mut *self.policy, &mut ToHook) {
                 core.keep_current();
             }
         }
         before - self.pass.core_ref().len()
+    }
+}
+
+/// Where the elements a pass's policy removes go: to the policy's own
+/// removal hook ([`ToHook`]), or to a sink closure (`&mut S`).
+trait Removed<T, A> {
+    fn removed(&mut self, policy: &mut A, value: T);
+}
+
+/// The policy's removal hook.
+struct ToHook;
+
+impl<T, A: AutoRemove<T>> Removed<T, A> for ToHook {
+    #[inline(always)]
+    fn removed(&mut self, policy: &mut A, value: T) {
+        policy.removed(value);
+    }
+}
+
+impl<T, A, S: FnMut(T)> Removed<T, A> for &mut S {
+    #[inline(always)]
+    fn removed(&mut self, _: &mut A, value: T) {
+        self(value);
+    }
+}
+
+/// The one step every walk takes on an element it reached or held: asks
+/// the policy, and if it says remove, takes the element out of the pass
+/// (before any user code runs: the hook or the sink, which may panic, gets
+/// an element the pass no longer has) and hands it on. Returns whether it
+/// was removed; the caller keeps it otherwise.
+#[inline(always)]
+fn removed_by_policy<T, A: AutoRemove<T>>(
+    core: &mut Core<T>,
+    policy: &mut A,
+    to: &mut impl Removed<T, A>,
+) -> bool {
+    if policy.should_remove(core.current()) {
+        // Keep this a branch: as a branch-free select, the next write
+        // position would depend on the predicate's load, which chains
+        // every element's work to the previous one's (measured 2x slower
+        // than a predicted branch).
+        core::hint::black_box(());
+        let value = core.take_current();
+        to.removed(policy, value);
+        true
+    } else {
+        false
     }
 }
 
@@ -429,10 +460,7 @@ impl<T, A: AutoRemove<T>> Drop for Cursor<'_, T, A> {
 #[inline(never)]
 fn settle_detached<T, A: AutoRemove<T>>(policy: &mut A, mut pass: crate::raw::Detached<T>) {
     let core = pass.core();
-    if policy.should_remove(core.current()) {
-        let value = core.take_current();
-        policy.removed(value);
-    } else {
+    if !removed_by_policy(core, policy, &mut ToHook) {
         core.keep_current();
     }
 }
@@ -710,13 +738,8 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
             return;
         }
         let core = self.pass.core();
-        if core.held() {
-            if self.policy.should_remove(core.current()) {
-                let value = core.take_current();
-                sink(value);
-            } else {
-                core.keep_current();
-            }
+        if core.held() && !removed_by_policy(core, &mut *self.policy, &mut &mut *sink) {
+            core.keep_current();
         }
     }
 
@@ -729,9 +752,7 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
             if !core.advance(!A::ACTIVE) {
                 return false;
             }
-            if self.policy.should_remove(core.current()) {
-                let value = core.take_current();
-                sink(value);
+            if removed_by_policy(core, &mut *self.policy, &mut &mut *sink) {
                 continue;
             }
             return true;
