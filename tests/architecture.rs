@@ -28,7 +28,6 @@ const FLOORS: &[&[&str]] = &[
         "quickcheck_impls",
         "proptest",
         "loom_tests",
-        "producer_tests",
     ],
     // Re-exports only.
     &["prelude"],

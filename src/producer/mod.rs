@@ -1,0 +1,207 @@
+//! Cross-thread producers for [`BufferedCollection`](crate::BufferedCollection).
+//!
+//! # One buffer per producer handle
+//!
+//! Every [`Producer`] handle owns a *slot*: a `Vec` behind its own mutex,
+//! which only that handle's pushes and the collection's owner ever lock.
+//! Pushes through different handles therefore never wait for each other;
+//! `Producer::clone` makes a new slot, so one clone per thread is the fast
+//! path. The collection keeps the *registry* of slots behind a second
+//! mutex, the *control* lock, with the rest of the queue's state:
+//!
+//! ```text
+//!   Shared ── control: Mutex<Queue> ─ registry ─┬─ Slot (handle A, live) ── [a0 a1 a2]
+//!   │           producers, held, waiters,       ├─ Slot (handle B, live) ── []
+//!   │           wake-ups to deliver, wakers      └─ Slot (B's clone, dropped) ── [c0]
+//!   ├── closed: AtomicBool    (set under control; pushes read it under their slot)
+//!   ├── max:    AtomicUsize   (the bound; changed under control + every slot)
+//!   ├── consumers_waiting: AtomicBool (a push must wake a wait)
+//!   ├── room:   AtomicUsize   (bounded only: pushes may still take this many)
+//!   └── clock:  AtomicU64     (arrival order; on room's cache line)
+//! ```
+//!
+//! * A push locks its slot, reads `closed` (and, when bounded, takes one
+//!   unit of `room` with a compare-and-swap), appends, unlocks, and then
+//!   reads `consumers_waiting`: only a set flag makes it lock the control
+//!   mutex to wake a waiting consumer. An uncontended push touches no
+//!   condition variable, no waker list and no lock but its slot's.
+//! * `commit` walks the registry under the control lock and, slot by slot,
+//!   swaps the slot's `Vec` with an empty spare under the slot's lock (the
+//!   only time it holds a producer up), then appends the values outside
+//!   that lock, merged as below. Emptied buffers become the spares of the
+//!   next commit, so a steady state allocates nothing.
+//! * A handle that is dropped marks its slot dead (no search: a drop is
+//!   O(1)); the next commit takes its values, which are never lost, and
+//!   removes it. Dead slots also leave, when empty, once there are more of
+//!   them than a sweep found last time (amortised O(1) per handle), so
+//!   handles that come and go without commits do not pile up. The walk
+//!   sees the live slots plus the dead ones since the last commit.
+//!
+//! # Arrival order
+//!
+//! With [`ProducerOrder::Arrival`] (the default) a push that returned
+//! before another push started is committed before it, whichever slots
+//! they went to. A shared *clock* (a counter alone on its cache line)
+//! orders the slots' values:
+//!
+//! ```text
+//!   clock: 7              slot A: items [a0 a1 | a2 a3 a4]   head 3, runs [(7, 2)]
+//!   (owned by slot A)     slot B: items [b0 b1 b2]           head 5, runs []
+//!   committed order:  a0 a1 (3) · b0 b1 b2 (5) · a2 a3 a4 (7)
+//! ```
+//!
+//! * A slot *owns* a clock value (its *epoch*) when it moved the clock to
+//!   it; every value is written once, by one slot's compare-and-swap (or
+//!   by a change of order, for one slot). A push, under its slot's lock,
+//!   reads the clock: if it still shows the slot's epoch, nobody pushed
+//!   elsewhere since, and the value joins the slot's open *run* (no
+//!   write: the common case costs one read of a line that rarely
+//!   changes). Otherwise it moves the clock on by one and opens a run
+//!   stamped with the new value. A slot's runs are in stamp order, and
+//!   no two slots share a stamp. The first run's stamp (`head`) is held
+//!   inline, so a slot that pushes alone between commits never allocates
+//!   for runs.
+//! * **Causality.** If push A happened before push B, B's read of the
+//!   clock comes after A's in the clock's modification order (coherence:
+//!   no ordering stronger than `Relaxed` is needed), so B's stamp is A's
+//!   or later; equal only in the same slot (a value owned by A's slot
+//!   makes another slot move the clock on), where the slot's lock orders
+//!   them.
+//! * **The cut.** A commit reads the clock first (the value it reads is
+//!   the cut; it writes nothing, so the producers' line stays theirs and
+//!   a slot that owns the clock keeps its epoch across commits), then
+//!   locks the slots one by one and takes only the values stamped at or
+//!   before the cut, leaving later ones for the next commit. Suppose B is
+//!   taken from slot j and A happened before B, A through slot i. If A
+//!   was in slot i when the commit locked it, A is taken too (a slot's
+//!   stamps only grow, so the values at or before the cut are a prefix).
+//!   Otherwise A was pushed after the commit unlocked slot i, so A's read
+//!   of the clock comes after the cut's (the slot's lock orders them;
+//!   coherence again): A's stamp is the cut only if slot i owns the cut,
+//!   else later. Then B's stamp, at least A's and at most the cut, is
+//!   the cut, owned by slot i, so j = i and the slot's lock put A before
+//!   B in the slot, which B had reached before the commit locked it while
+//!   A had not: impossible. So if B is taken, A is taken, by this commit
+//!   or an earlier one, and (stamped earlier, or earlier in the same
+//!   slot) comes first. A registry of one slot needs no cut (nothing to
+//!   order against; a new slot registers under the control lock the
+//!   commit holds): the commit takes everything.
+//! * **The merge** appends the taken runs in stamp order: a swap or an
+//!   append when one slot has values or the slots' runs do not interleave;
+//!   otherwise runs are moved newest first from the ends of the parts
+//!   (the part to take from is found by a scan of the parts' newest
+//!   stamps, kept on the stack, for up to eight parts, and by a heap
+//!   beyond: O(n log k) for n values in k parts) and one reversal puts
+//!   them in order.
+//! * [`ProducerOrder::PerProducer`] skips all of it: no stamps, no cut,
+//!   slots appended in registry order (handles in the order they were
+//!   made).
+//!
+//! Memory per producer handle: the handle (two `Arc`s, 16 bytes), its slot
+//! (one 256-byte allocation: the `Arc` counts, then the mutex, `Vec`,
+//! permit count and "handle dropped" flag alone on 128 bytes of cache
+//! lines, so that two producers' slots never share a line) plus the capacity its buffer grew to, and 8
+//! bytes in the registry.
+//!
+//! # Counters
+//!
+//! * `closed`: set by `BufferedCollection::close` and by the collection's
+//!   drop; pushes then hand the value back. Read under the slot's lock, so
+//!   a push either lands before the owner next looks at that slot, or sees
+//!   the close.
+//! * `producers` (under control): live `Producer` handles, so
+//!   `wait_pending` can tell that nothing can arrive any more.
+//! * For a bounded collection, `room`, `held` and `max`: `held` (under
+//!   control) counts the elements the collection holds outside the slots
+//!   (visible + local pending), as last published by the collection, plus
+//!   the room a traversal reserved for its pushes; and at every instant
+//!
+//!   ```text
+//!   room + held + (values in slots) + (outstanding permits) == max
+//!   ```
+//!
+//!   except that a commit moving values from the slots to `held` adds the
+//!   room it frees only at its end (`room` is then smaller, never larger).
+//!   A push takes room with a compare-and-swap that never takes `room`
+//!   below zero, so the bound holds at every instant. The collection
+//!   publishes every increase of its own count before it happens and
+//!   decreases lazily (at its next `commit`, `wait_pending`, `traverse`,
+//!   …). `room` grows only under the control lock; a bound change holds
+//!   the control lock and every slot's, so no push slips in between its
+//!   check and the new count.
+//!
+//! # Who wakes whom
+//!
+//! Two condition variables and, with feature `async`, two sets of task
+//! wakers, all under the control lock:
+//!
+//! * *Consumers* (`wait_pending`, `wait_pending_async`) wait for a slot to
+//!   hold values or for nothing more to be able to arrive. A consumer sets
+//!   `consumers_waiting` and then locks each slot to look: a push either
+//!   finishes before the consumer locks its slot (the consumer sees the
+//!   value) or locks it after (the slot's mutex orders the flag before the
+//!   push's read of it, and the push wakes the consumer through the
+//!   control lock, which the consumer holds until it sleeps). Waking the
+//!   consumers clears the flag: the *first* push after a wait starts wakes
+//!   it, later ones pay nothing. The last producer leaving and a close
+//!   wake consumers too.
+//! * *Producers* blocked for room (`push`, `push_batch`, `push_async`,
+//!   `reserve_async` on a full bounded queue) register under the control
+//!   lock after seeing no room there. Room grows only under that lock (a
+//!   commit, the end of a traversal, a wait, the clears, a bound change, a
+//!   permit given back), which wakes them, and so does a close.
+//!
+//! **No foreign code runs under a lock.** What a critical section decides
+//! to wake is recorded in the queue and delivered by the guard
+//! ([`Locked`]) after it releases the control lock: condition variables
+//! first, then the wakers, each wake isolated so that one waker that panics
+//! costs no one else's wake-up (its panic is reported by the panic hook
+//! and then dropped: the operation that woke it has completed and returns
+//! its own result). Wakers are cloned before the lock is taken and dropped
+//! after it is released; queued elements are dropped outside every lock.
+//! A waker may therefore look at the queue (`Producer::is_closed`, a push)
+//! from `wake` or `clone` without deadlocking. Lock order: control, then
+//! slots (in registry order); a push never holds its slot's lock while it
+//! takes the control lock.
+//!
+//! A future that is dropped while registered removes its waker (each
+//! registration is a slot the future remembers, valid until the set is
+//! woken), so cancelled futures leave nothing behind.
+
+use alloc::vec::Vec;
+use core::fmt;
+use core::ops::{Deref, DerefMut};
+use core::sync::atomic::Ordering::{Acquire, Relaxed, SeqCst};
+use std::time::{Duration, Instant};
+
+use crate::error::{PushTimeoutError, TryPushError, WaitError};
+use crate::sync::{
+    lock, lock_politely, wait, wait_timeout, Arc, AtomicBool, AtomicStamp, AtomicUsize, Condvar,
+    Mutex, MutexGuard, Stamp,
+};
+use alloc::collections::BinaryHeap;
+use core::cmp::Reverse;
+#[cfg(feature = "async")]
+use core::future::Future;
+#[cfg(feature = "async")]
+use core::pin::Pin;
+#[cfg(feature = "async")]
+use core::task::{Context, Poll, Waker};
+
+#[cfg(feature = "async")]
+mod futures;
+mod handle;
+mod link;
+mod queue;
+mod wakers;
+
+#[cfg(feature = "async")]
+pub use self::futures::*;
+pub use self::handle::*;
+pub(crate) use self::link::*;
+pub(crate) use self::queue::*;
+#[cfg_attr(not(feature = "async"), allow(unused_imports))]
+pub(crate) use self::wakers::*;
+
+#[cfg(test)]
+mod tests;

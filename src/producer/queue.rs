@@ -1,0 +1,738 @@
+//! The queue's shared state: the slots producers push into, the
+//! clock of arrival order, the control lock and the wake-up protocol.
+
+#[allow(unused_imports)]
+use super::*;
+
+/// The queue producers push into and the state around it.
+///
+/// What every push reads (`closed`, `max`, `consumers_waiting`: written
+/// rarely), what bounded pushes write (`room`) and what the owner writes at
+/// every commit (the control lock) sit on separate cache lines, so that a
+/// commit does not take the lines pushes read away from them.
+pub(crate) struct Shared<T> {
+    pub(super) control: OwnLine<Mutex<Queue<T>>>,
+    /// `wait_pending` waits here.
+    pub(super) pushed: Condvar,
+    /// Producers blocked on a full bounded collection wait here.
+    pub(super) room_freed: Condvar,
+    /// Read by every push.
+    pub(super) flags: OwnLine<Flags>,
+    /// The words pushes write.
+    pub(super) counters: OwnLine<Counters>,
+}
+
+/// What pushes write, on one line: a bounded push's compare-and-swap on
+/// `room` fetches the line, and its read of `clock` that follows hits it
+/// (on separate lines, a bounded push in arrival order missed twice when
+/// pushes through other handles interleaved).
+pub(super) struct Counters {
+    /// How many more values pushes may take now (bounded only): written
+    /// by every bounded push.
+    pub(super) room: AtomicUsize,
+    /// The arrival clock ([`ProducerOrder::Arrival`]; see the module
+    /// docs): read by every push, written only when another handle or a
+    /// commit moved it since this handle's last push.
+    pub(super) clock: AtomicStamp,
+}
+
+/// What every push reads; see [`Shared`].
+pub(super) struct Flags {
+    /// Set (under control) by a close; read by pushes under their slot.
+    pub(super) closed: AtomicBool,
+    /// Set (under control, before the slots are emptied for the last
+    /// time) when the collection is dropped or taken apart: a permit's
+    /// push then drops its value at once, as nothing will take it.
+    pub(super) gone: AtomicBool,
+    /// The bound; `usize::MAX` when unbounded (then `room` is unused).
+    /// Changed only under the control lock and every slot's.
+    pub(super) max: AtomicUsize,
+    /// A consumer waits: the next push must wake it.
+    pub(super) consumers_waiting: AtomicBool,
+}
+
+/// A value alone on its cache lines (128 bytes: a line and the one the
+/// prefetcher pairs with it).
+#[repr(align(128))]
+pub(super) struct OwnLine<V>(V);
+
+impl<V> Deref for OwnLine<V> {
+    type Target = V;
+
+    #[inline]
+    fn deref(&self) -> &V {
+        &self.0
+    }
+}
+
+/// One producer handle's buffer, alone on its cache lines: its producer
+/// and the owner's commit are the only ones who touch it.
+#[repr(align(128))]
+pub(super) struct Slot<T> {
+    pub(super) state: Mutex<SlotState<T>>,
+    /// Its handle is gone (set and read under the control lock).
+    pub(super) dead: AtomicBool,
+    /// A permit was taken through its handle (set and read under the
+    /// control lock, which orders every access: std's atomic even under
+    /// loom, whose model need not schedule around it).
+    #[cfg(feature = "async")]
+    pub(super) permits: core::sync::atomic::AtomicBool,
+}
+
+pub(super) struct SlotState<T> {
+    /// Pushed, not yet committed, in push order.
+    pub(super) items: Vec<T>,
+    /// Arrival order only: the stamp of the run `items` starts with (its
+    /// values up to the first of `runs`); meaningless while `items` is
+    /// empty. Held inline, so a slot whose values share one stamp between
+    /// commits (the usual case) never allocates for runs.
+    pub(super) head: Stamp,
+    /// Arrival order only: the later runs of `items`, oldest first (each
+    /// `start` > 0, increasing).
+    pub(super) runs: Vec<Run>,
+    /// The clock value this slot last set (the *epoch* it owns while the
+    /// clock still shows it); 0, which the clock never shows, at first.
+    pub(super) epoch: Stamp,
+    /// The last run is stamped `epoch`: pushes may extend it while the
+    /// clock still shows `epoch`.
+    pub(super) run_open: bool,
+    /// Pushes stamp their values ([`ProducerOrder::Arrival`]); set under
+    /// the control lock and this slot's.
+    pub(super) arrival: bool,
+    /// Permits of this handle not yet used or dropped (room they hold).
+    pub(super) reserved: usize,
+}
+
+/// Values of one slot pushed while the slot owned one epoch of the
+/// arrival clock: they run from `start` to the next run's start (or the
+/// end of the slot's values).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Run {
+    pub(super) stamp: Stamp,
+    pub(super) start: usize,
+}
+
+/// Whether `stamp` is at or before `cut` on the arrival clock (wrapping:
+/// exact while less than half the clock's range lies between them).
+#[inline]
+pub(super) fn due(stamp: Stamp, cut: Stamp) -> bool {
+    cut.wrapping_sub(stamp) <= Stamp::MAX / 2
+}
+
+impl<T> SlotState<T> {
+    pub(super) fn new(arrival: bool) -> Self {
+        SlotState {
+            items: Vec::new(),
+            head: 0,
+            runs: Vec::new(),
+            epoch: 0,
+            run_open: false,
+            arrival,
+            reserved: 0,
+        }
+    }
+
+    /// Before values are pushed into this slot (under its lock): in
+    /// arrival order, the stamp of the run they must open, if they cannot
+    /// extend the open one. Extending needs the clock to show this slot's
+    /// epoch (no other slot and no commit moved it since: one load of a
+    /// line every push reads and few write); otherwise the slot moves the
+    /// clock on by one and owns the new value. Stamp and values are taken
+    /// under the slot's lock, so a commit that reads the clock before it
+    /// locks the slot finds every value stamped before that read.
+    #[inline]
+    pub(super) fn stamp(&mut self, clock: &AtomicStamp) -> Option<Stamp> {
+        if !self.arrival {
+            return None;
+        }
+        // Relaxed is enough: the proof needs only coherence of the clock's
+        // own modification order (see the module docs).
+        let now = clock.load(Relaxed);
+        if now == self.epoch {
+            return if self.run_open { None } else { Some(now) };
+        }
+        Some(self.claim(clock, now))
+    }
+
+    /// The next clock value, taken with a compare-and-swap from `seen`:
+    /// the slot's new epoch.
+    pub(super) fn claim(&mut self, clock: &AtomicStamp, seen: Stamp) -> Stamp {
+        let mut now = seen;
+        loop {
+            let next = now.wrapping_add(1);
+            match clock.compare_exchange(now, next, Relaxed, Relaxed) {
+                Ok(_) => {
+                    self.epoch = next;
+                    return next;
+                }
+                Err(seen) => now = seen,
+            }
+        }
+    }
+
+    /// Whether a run [`stamp`](Self::stamp) asked for needs room in
+    /// `runs` (the caller reserves it before anything changes).
+    #[inline]
+    pub(super) fn needs_run_room(&self, run: Option<Stamp>) -> bool {
+        run.is_some() && !self.items.is_empty()
+    }
+
+    /// Opens the run [`stamp`](Self::stamp) asked for, at the current end
+    /// of `items` (the caller reserved room for it in `runs`).
+    #[inline]
+    pub(super) fn open(&mut self, run: Option<Stamp>) {
+        if let Some(stamp) = run {
+            if self.items.is_empty() {
+                self.head = stamp;
+            } else {
+                self.runs.push(Run {
+                    stamp,
+                    start: self.items.len(),
+                });
+            }
+            self.run_open = true;
+        }
+    }
+
+    /// How many values (and runs after the head) a commit with `cut`
+    /// takes: all of them without a cut, else those stamped at or before
+    /// it (a prefix).
+    pub(super) fn due(&self, cut: Option<Stamp>) -> (usize, usize) {
+        let all = (self.items.len(), self.runs.len());
+        let Some(cut) = cut else {
+            return all;
+        };
+        if self.items.is_empty() || due(self.runs.last().map_or(self.head, |r| r.stamp), cut) {
+            all
+        } else if !due(self.head, cut) {
+            (0, 0)
+        } else {
+            let runs = self.runs.iter().take_while(|r| due(r.stamp, cut)).count();
+            (self.runs[runs].start, runs)
+        }
+    }
+
+    /// Moves the first `items` values and `runs` runs after the head
+    /// (from [`due`](Self::due)) into the empty `part`. If growing `part`
+    /// panics, nothing has moved.
+    pub(super) fn take_into(&mut self, items: usize, runs: usize, part: &mut Part<T>) {
+        part.head = self.head;
+        if items == self.items.len() {
+            core::mem::swap(&mut self.items, &mut part.items);
+            core::mem::swap(&mut self.runs, &mut part.runs);
+            self.run_open = false;
+        } else {
+            part.items.reserve(items);
+            part.runs.reserve(runs);
+            part.items.extend(self.items.drain(..items));
+            part.runs.extend(self.runs.drain(..runs));
+            // The first run left becomes the head.
+            self.head = self.runs.remove(0).stamp;
+            for run in &mut self.runs {
+                run.start -= items;
+            }
+        }
+    }
+}
+
+/// One slot's values taken by a commit, with their runs (arrival order).
+/// Emptied parts keep their buffers for the next commit.
+pub(super) struct Part<T> {
+    pub(super) items: Vec<T>,
+    /// As [`SlotState`]'s.
+    pub(super) head: Stamp,
+    pub(super) runs: Vec<Run>,
+}
+
+impl<T> Default for Part<T> {
+    fn default() -> Self {
+        Part {
+            items: Vec::new(),
+            head: 0,
+            runs: Vec::new(),
+        }
+    }
+}
+
+impl<T> Part<T> {
+    /// Moves its last run to the end of `dest`, reversed (`dest` has room).
+    #[inline]
+    pub(super) fn move_last_run(&mut self, dest: &mut Vec<T>) {
+        match self.runs.pop() {
+            // A run of one (handles that took turns): no drain to set up.
+            Some(run) if run.start + 1 == self.items.len() => dest.extend(self.items.pop()),
+            Some(run) => dest.extend(self.items.drain(run.start..).rev()),
+            None => dest.extend(self.items.drain(..).rev()),
+        }
+    }
+
+    /// How long before `now` its first run (`first`) or its last run was
+    /// stamped.
+    pub(super) fn age(&self, now: Stamp, first: bool) -> Stamp {
+        let stamp = match self.runs.last() {
+            Some(last) if !first => last.stamp,
+            _ => self.head,
+        };
+        now.wrapping_sub(stamp)
+    }
+}
+
+/// The state behind the control mutex; see the module docs.
+pub(crate) struct Queue<T> {
+    /// The registry: every live handle's slot, in the order the handles
+    /// were made, and dead ones not yet removed.
+    pub(super) slots: Vec<Arc<Slot<T>>>,
+    /// Dead slots in `slots`.
+    pub(super) dead: usize,
+    /// Sweep the dead slots out when there are this many.
+    pub(super) sweep_at: usize,
+    pub(super) producers: usize,
+    /// The collection's count as last published (bounded only).
+    pub(super) held: usize,
+    /// How a commit orders the values of different slots.
+    pub(super) order: ProducerOrder,
+    pub(super) waiting_consumers: usize,
+    pub(super) waiting_producers: usize,
+    /// Wake-ups decided under the lock, delivered by [`Locked`] once it is
+    /// released.
+    pub(super) wake: Wakeups,
+    /// Whether `wake` holds anything (one test on the fast path).
+    pub(super) must_wake: bool,
+    /// Tasks waiting in `wait_pending_async` (feature `async`).
+    #[cfg(feature = "async")]
+    pub(super) consumer_wakers: Wakers,
+    /// Tasks waiting in `push_async` or `reserve_async` for room (feature
+    /// `async`).
+    #[cfg(feature = "async")]
+    pub(super) producer_wakers: Wakers,
+}
+
+/// What to wake once the lock is released.
+#[derive(Default)]
+pub(super) struct Wakeups {
+    /// Notify the `pushed` condition variable.
+    pub(super) consumers: bool,
+    /// Notify the `room_freed` condition variable.
+    pub(super) producers: bool,
+    /// Task wakers taken out of their sets (slots emptied by a
+    /// deregistration are `None`).
+    #[cfg(feature = "async")]
+    pub(super) wakers: Vec<Option<Waker>>,
+}
+
+impl Wakeups {
+    /// Delivers the wake-ups (the lock is not held): condition variables
+    /// first, then every waker, a panicking one included.
+    pub(super) fn deliver<T>(self, shared: &Shared<T>) {
+        if self.consumers {
+            shared.pushed.notify_all();
+        }
+        if self.producers {
+            shared.room_freed.notify_all();
+        }
+        #[cfg(feature = "async")]
+        for waker in self.wakers.into_iter().flatten() {
+            // Executor code: its panic must not keep the other wakers
+            // asleep, nor fail the operation that woke it (which has done
+            // its work). The panic hook has reported it by now.
+            if let Err(payload) =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| waker.wake()))
+            {
+                crate::sync::discard_panic(payload);
+            }
+        }
+    }
+}
+
+impl<T> Queue<T> {
+    /// Decides to wake the producers blocked for room (room freed, the
+    /// bound changed, or a close).
+    #[inline]
+    pub(super) fn wake_producers(&mut self) {
+        if self.waiting_producers > 0 {
+            self.wake.producers = true;
+            self.must_wake = true;
+        }
+        #[cfg(feature = "async")]
+        if self.producer_wakers.take_into(&mut self.wake.wakers) {
+            self.must_wake = true;
+        }
+    }
+
+    /// Whether a consumer is registered (a thread in `wait_pending`, a
+    /// task in `wait_pending_async`).
+    #[inline]
+    pub(super) fn consumers_registered(&self) -> bool {
+        let waiting = self.waiting_consumers > 0;
+        #[cfg(feature = "async")]
+        let waiting = waiting || !self.consumer_wakers.is_empty();
+        waiting
+    }
+
+    /// Whether a producer is blocked for room: a thread in `push` or
+    /// `push_batch`, or a task in `push_async` or `reserve_async`.
+    #[inline]
+    pub(super) fn producers_blocked(&self) -> bool {
+        let blocked = self.waiting_producers > 0;
+        #[cfg(feature = "async")]
+        let blocked = blocked || !self.producer_wakers.is_empty();
+        blocked
+    }
+
+    /// Whether `slot`'s handle is gone (read under the control lock).
+    pub(super) fn is_dead(slot: &Slot<T>) -> bool {
+        slot.dead.load(Relaxed)
+    }
+
+    /// Removes the dead slots that hold nothing (locking each), and sets
+    /// the next sweep's threshold so that at least half as many handles
+    /// as the registry keeps (and as many as the dead ones it keeps) must
+    /// be dropped before the next sweep: sweeps cost amortised O(1) per
+    /// handle.
+    pub(super) fn sweep(&mut self) {
+        self.slots
+            .retain(|slot| !Self::is_dead(slot) || !lock(&slot.state).items.is_empty());
+        self.dead = self.slots.iter().filter(|slot| Self::is_dead(slot)).count();
+        self.schedule_sweep();
+    }
+
+    /// After a commit took the slots' values: the dead slots it emptied
+    /// leave. With `left_behind` (some slot still held values when the
+    /// commit was done with it: values stamped after the cut), each dead
+    /// slot is looked at and one that holds values stays for the next
+    /// commit; otherwise every dead slot is empty and leaves unlocked.
+    pub(super) fn remove_dead(&mut self, left_behind: bool) {
+        if self.dead > 0 {
+            if left_behind {
+                self.sweep();
+            } else {
+                self.slots.retain(|slot| !Self::is_dead(slot));
+                self.dead = 0;
+                self.schedule_sweep();
+            }
+        }
+    }
+
+    /// Sets the next sweep's threshold after the registry was cleaned:
+    /// at least half as many drops as the registry keeps (and as the dead
+    /// slots it keeps), or `SWEEP_MIN`.
+    pub(super) fn schedule_sweep(&mut self) {
+        self.sweep_at = self.dead + self.dead.max(self.slots.len() / 2).max(SWEEP_MIN);
+    }
+}
+
+/// A push that finds no room backs off this many times before it sleeps,
+/// the first `SPIN_STEPS` spinning (1, 2, 4, … spin hints), the rest
+/// yielding the thread (see [`Producer::snooze_for_room`]).
+#[cfg_attr(all(test, loom), allow(dead_code))]
+pub(super) const SNOOZE_STEPS: u32 = 10;
+#[cfg_attr(all(test, loom), allow(dead_code))]
+pub(super) const SPIN_STEPS: u32 = 6;
+
+/// Dead slots tolerated before a sweep (see [`Queue::sweep`]).
+pub(super) const SWEEP_MIN: usize = 16;
+
+impl<T> Shared<T> {
+    pub(super) fn new(max: usize, order: ProducerOrder) -> Arc<Self> {
+        Arc::new(Shared {
+            control: OwnLine(Mutex::new(Queue {
+                slots: Vec::new(),
+                dead: 0,
+                sweep_at: SWEEP_MIN,
+                producers: 0,
+                held: 0,
+                order,
+                waiting_consumers: 0,
+                waiting_producers: 0,
+                wake: Wakeups::default(),
+                must_wake: false,
+                #[cfg(feature = "async")]
+                consumer_wakers: Wakers::default(),
+                #[cfg(feature = "async")]
+                producer_wakers: Wakers::default(),
+            })),
+            pushed: Condvar::new(),
+            room_freed: Condvar::new(),
+            flags: OwnLine(Flags {
+                closed: AtomicBool::new(false),
+                gone: AtomicBool::new(false),
+                max: AtomicUsize::new(max),
+                consumers_waiting: AtomicBool::new(false),
+            }),
+            counters: OwnLine(Counters {
+                room: AtomicUsize::new(max),
+                // Slots start at epoch 0, which the clock never shows.
+                clock: AtomicStamp::new(1),
+            }),
+        })
+    }
+
+    pub(super) fn lock(&self) -> Locked<'_, T> {
+        Locked {
+            shared: self,
+            guard: Some(lock(&self.control)),
+        }
+    }
+
+    #[inline]
+    pub(super) fn is_closed(&self) -> bool {
+        self.flags.closed.load(Acquire)
+    }
+
+    /// Whether pushes could take room now (a hint, exact under the control
+    /// lock for "no room": room grows only under it).
+    #[inline]
+    pub(super) fn has_room(&self) -> bool {
+        self.flags.max.load(Relaxed) == usize::MAX || self.counters.room.load(SeqCst) > 0
+    }
+
+    /// Takes up to `wanted` units of room (all of them when unbounded);
+    /// returns how many it took. Called under a slot's lock (which orders
+    /// it against bound changes).
+    #[inline]
+    pub(super) fn take_room(&self, wanted: usize) -> usize {
+        if self.flags.max.load(Relaxed) == usize::MAX {
+            return wanted;
+        }
+        let mut room = self.counters.room.load(Relaxed);
+        loop {
+            let take = room.min(wanted);
+            if take == 0 {
+                return 0;
+            }
+            match self
+                .counters
+                .room
+                .compare_exchange_weak(room, room - take, SeqCst, Relaxed)
+            {
+                Ok(_) => return take,
+                Err(now) => room = now,
+            }
+        }
+    }
+
+    /// After a push has unlocked its slot: wakes a waiting consumer, if
+    /// there is one (the only time a push takes the control lock).
+    #[inline]
+    pub(super) fn after_push(&self) {
+        if self.flags.consumers_waiting.load(SeqCst) {
+            self.wake_waiting_consumers();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(super) fn wake_waiting_consumers(&self) {
+        self.lock().wake_consumers();
+    }
+}
+
+/// The control lock. Dropping it (or waiting on a condition variable
+/// through it) releases the lock first and then delivers the wake-ups the
+/// critical section decided: no foreign code runs under the lock.
+pub(crate) struct Locked<'a, T> {
+    pub(super) shared: &'a Shared<T>,
+    /// `None` only inside `drop` and while a wait has the lock released.
+    pub(super) guard: Option<MutexGuard<'a, Queue<T>>>,
+}
+
+impl<'a, T> Locked<'a, T> {
+    /// Releases the lock and delivers what the critical section decided
+    /// to wake (after this, `guard` is `None`). Nothing to wake is the
+    /// inline fast path.
+    #[inline]
+    pub(super) fn release(&mut self) {
+        if let Some(guard) = self.guard.take() {
+            if !guard.must_wake {
+                drop(guard);
+            } else {
+                Self::release_and_wake(guard, self.shared);
+            }
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(super) fn release_and_wake(mut guard: MutexGuard<'a, Queue<T>>, shared: &Shared<T>) {
+        let wake = core::mem::take(&mut guard.wake);
+        guard.must_wake = false;
+        drop(guard);
+        wake.deliver(shared);
+    }
+
+    /// Waits on `condvar` (`timeout`: at most that long). If this critical
+    /// section decided wake-ups, it delivers them instead (the lock is
+    /// released meanwhile) and returns at once, like a spurious wake-up:
+    /// callers re-check their condition in a loop.
+    pub(super) fn wait(mut self, condvar: &Condvar, timeout: Option<Duration>) -> Self {
+        let guard = self.guard.take().expect("locked");
+        self.guard = Some(if guard.must_wake {
+            Self::release_and_wake(guard, self.shared);
+            lock(&self.shared.control)
+        } else {
+            match timeout {
+                Some(timeout) => wait_timeout(condvar, guard, timeout),
+                None => wait(condvar, guard),
+            }
+        });
+        self
+    }
+
+    /// Decides to wake the consumers (a push after they started waiting,
+    /// the last producer left, a close, a producer blocked, a permit
+    /// given back). Every registered consumer is woken, so the flag that
+    /// makes pushes call here is cleared; consumers that wait again set it
+    /// again.
+    pub(super) fn wake_consumers(&mut self) {
+        if self.waiting_consumers > 0 {
+            self.wake.consumers = true;
+            self.must_wake = true;
+        }
+        #[cfg(feature = "async")]
+        {
+            let queue: &mut Queue<T> = self;
+            if queue.consumer_wakers.take_into(&mut queue.wake.wakers) {
+                queue.must_wake = true;
+            }
+        }
+        self.shared.flags.consumers_waiting.store(false, SeqCst);
+    }
+
+    /// A consumer is about to look at the slots and may then wait: from
+    /// now on pushes wake it.
+    pub(super) fn arm_consumers(&mut self) {
+        self.shared.flags.consumers_waiting.store(true, SeqCst);
+    }
+
+    /// A consumer stopped waiting: the flag stays set only while another
+    /// one is registered.
+    pub(super) fn settle_consumers(&mut self) {
+        let registered = self.consumers_registered();
+        self.shared
+            .flags
+            .consumers_waiting
+            .store(registered, SeqCst);
+    }
+
+    /// A producer starts waiting for room: a consumer waiting on an empty
+    /// queue is woken to see that only it can free the room (`Full`).
+    #[inline]
+    pub(super) fn announce_blocked_producer(&mut self) {
+        self.wake_consumers();
+    }
+
+    /// Values in the slots, and permits outstanding, locking each slot.
+    pub(super) fn scan(&self) -> (usize, usize) {
+        let mut queued = 0;
+        let mut reserved = 0;
+        for slot in &self.slots {
+            let slot = lock(&slot.state);
+            queued += slot.items.len();
+            reserved += slot.reserved;
+        }
+        (queued, reserved)
+    }
+
+    /// What a wait for pending elements can answer now (the caller armed
+    /// the consumers' flag first): `Pending` when producers' pushes are
+    /// queued, `Disconnected` when nothing can arrive any more (closed with
+    /// no permit outstanding, or no producer), `Full` when nothing can
+    /// arrive until the waiting collection itself frees room (bounded and
+    /// full, nothing queued or promised, a producer blocked for room: the
+    /// caller is the only one who can make progress), `None` while it has
+    /// to wait.
+    ///
+    /// The caller published the collection's exact count before asking,
+    /// and the collection cannot change while it waits.
+    pub(super) fn wait_outcome(&self) -> Option<Waited> {
+        let shared = self.shared;
+        // Read before the scan: room grows only under the control lock,
+        // which this holds, so "no room" stays true while the scan runs and
+        // no push can queue a value behind it (read after the scan, a push
+        // could take room into a slot the scan had passed: "full, nothing
+        // queued" with a value queued).
+        let no_room =
+            shared.flags.max.load(Relaxed) != usize::MAX && shared.counters.room.load(SeqCst) == 0;
+        let (queued, reserved) = self.scan();
+        if queued > 0 {
+            Some(Waited::Pending)
+        } else if (shared.is_closed() && reserved == 0) || self.producers == 0 {
+            Some(Waited::Disconnected)
+        } else if no_room && reserved == 0 && self.producers_blocked() {
+            Some(Waited::Full)
+        } else {
+            None
+        }
+    }
+
+    /// Sets `held` to `owned`, the collection's exact count, and hands the
+    /// room that frees to the producers, waking those blocked (bounded
+    /// only). The collection publishes every increase of its count before
+    /// it happens, except before its first producer exists.
+    pub(super) fn publish(&mut self, owned: usize) {
+        if self.shared.flags.max.load(Relaxed) == usize::MAX {
+            return;
+        }
+        let held = self.held;
+        self.held = owned;
+        if owned < held {
+            self.shared.counters.room.fetch_add(held - owned, SeqCst);
+            self.wake_producers();
+        } else if owned > held {
+            // Only before the first producer: a collection without
+            // producers counts its own pushes without publishing them, and
+            // its count fits in the room (nothing else took any).
+            let more = owned - held;
+            let fitted = self
+                .shared
+                .counters
+                .room
+                .fetch_update(SeqCst, SeqCst, |room| room.checked_sub(more));
+            debug_assert!(fitted.is_ok(), "a count grew without taking room");
+        }
+    }
+
+    /// Registers a new slot for a new handle.
+    pub(super) fn register(&mut self) -> Arc<Slot<T>> {
+        let slot = Arc::new(Slot {
+            state: Mutex::new(SlotState::new(self.order == ProducerOrder::Arrival)),
+            dead: AtomicBool::new(false),
+            #[cfg(feature = "async")]
+            permits: core::sync::atomic::AtomicBool::new(false),
+        });
+        self.producers += 1;
+        self.slots.push(Arc::clone(&slot));
+        slot
+    }
+
+    /// Closes: later pushes hand their value back; producers blocked for
+    /// room and waiting consumers are woken.
+    pub(super) fn close(&mut self) {
+        self.shared.flags.closed.store(true, SeqCst);
+        self.wake_producers();
+        self.wake_consumers();
+    }
+}
+
+impl<T> Deref for Locked<'_, T> {
+    type Target = Queue<T>;
+
+    #[inline]
+    fn deref(&self) -> &Queue<T> {
+        self.guard.as_ref().expect("locked")
+    }
+}
+
+impl<T> DerefMut for Locked<'_, T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut Queue<T> {
+        self.guard.as_mut().expect("locked")
+    }
+}
+
+impl<T> Drop for Locked<'_, T> {
+    #[inline]
+    fn drop(&mut self) {
+        self.release();
+    }
+}
