@@ -1,8 +1,20 @@
 //! The futures and permits of the async queue (feature `async`), and how
 //! they register their wakers.
 
-#[allow(unused_imports)]
-use super::*;
+use core::fmt;
+#[cfg(feature = "async")]
+use core::future::Future;
+#[cfg(feature = "async")]
+use core::pin::Pin;
+use core::sync::atomic::Ordering::SeqCst;
+#[cfg(feature = "async")]
+use core::task::{Context, Poll, Waker};
+
+use super::handle::{Missed, Producer, ProducerClosed};
+use super::link::Waited;
+use super::queue::{Locked, Queue, Shared};
+use super::wakers::{Registration, Wakers};
+use crate::error::WaitError;
 
 /// The future returned by
 /// [`BufferedCollection::wait_pending_async`](crate::BufferedCollection::wait_pending_async):

@@ -1,7 +1,18 @@
 //! The producer handle and its errors.
 
-#[allow(unused_imports)]
-use super::*;
+use alloc::vec::Vec;
+use core::fmt;
+use core::sync::atomic::Ordering::{Relaxed, SeqCst};
+#[cfg(feature = "async")]
+use core::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+#[cfg(feature = "async")]
+use super::futures::{poll_registered, PushFuture, ReserveFuture, ReserveOwnedFuture};
+use super::queue::{Locked, Shared, Slot, SlotState, SNOOZE_STEPS, SPIN_STEPS};
+use super::wakers::Registration;
+use crate::error::{PushTimeoutError, TryPushError};
+use crate::sync::{lock, Arc, MutexGuard};
 
 /// A handle that pushes into a [`BufferedCollection`](crate::BufferedCollection)'s
 /// pending side from any thread.

@@ -1,8 +1,18 @@
 //! The owner's side of a queue: the link a `BufferedCollection` holds,
 //! taking what producers pushed at a commit (in arrival order).
 
-#[allow(unused_imports)]
-use super::*;
+use alloc::collections::BinaryHeap;
+use alloc::vec::Vec;
+use core::cmp::Reverse;
+use core::sync::atomic::Ordering::{Relaxed, SeqCst};
+use std::time::{Duration, Instant};
+
+#[cfg(feature = "async")]
+use super::futures::WaitPendingFuture;
+use super::handle::{Producer, ProducerOrder};
+use super::queue::{Locked, Part, Queue, Shared, SlotState};
+use crate::error::WaitError;
+use crate::sync::{lock, lock_politely, Arc, MutexGuard, Stamp};
 
 /// The collection's end of the producers' queue. Dropping it closes the
 /// queue: later pushes fail and queued elements are dropped exactly once.

@@ -168,26 +168,6 @@
 //! registration is a slot the future remembers, valid until the set is
 //! woken), so cancelled futures leave nothing behind.
 
-use alloc::vec::Vec;
-use core::fmt;
-use core::ops::{Deref, DerefMut};
-use core::sync::atomic::Ordering::{Acquire, Relaxed, SeqCst};
-use std::time::{Duration, Instant};
-
-use crate::error::{PushTimeoutError, TryPushError, WaitError};
-use crate::sync::{
-    lock, lock_politely, wait, wait_timeout, Arc, AtomicBool, AtomicStamp, AtomicUsize, Condvar,
-    Mutex, MutexGuard, Stamp,
-};
-use alloc::collections::BinaryHeap;
-use core::cmp::Reverse;
-#[cfg(feature = "async")]
-use core::future::Future;
-#[cfg(feature = "async")]
-use core::pin::Pin;
-#[cfg(feature = "async")]
-use core::task::{Context, Poll, Waker};
-
 #[cfg(feature = "async")]
 mod futures;
 mod handle;
@@ -199,9 +179,6 @@ mod wakers;
 pub use self::futures::*;
 pub use self::handle::*;
 pub(crate) use self::link::*;
-pub(crate) use self::queue::*;
-#[cfg_attr(not(feature = "async"), allow(unused_imports))]
-pub(crate) use self::wakers::*;
 
 #[cfg(test)]
 mod tests;

@@ -1,8 +1,20 @@
 //! The queue's shared state: the slots producers push into, the
 //! clock of arrival order, the control lock and the wake-up protocol.
 
-#[allow(unused_imports)]
-use super::*;
+use alloc::vec::Vec;
+use core::ops::{Deref, DerefMut};
+use core::sync::atomic::Ordering::{Acquire, Relaxed, SeqCst};
+#[cfg(feature = "async")]
+use core::task::Waker;
+use std::time::Duration;
+
+use super::handle::ProducerOrder;
+use super::link::Waited;
+use super::wakers::Wakers;
+use crate::sync::{
+    lock, wait, wait_timeout, Arc, AtomicBool, AtomicStamp, AtomicUsize, Condvar, Mutex,
+    MutexGuard, Stamp,
+};
 
 /// The queue producers push into and the state around it.
 ///

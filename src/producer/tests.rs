@@ -3,7 +3,15 @@
 //! stay amortised O(1) per dropped handle while the registry stays within
 //! a constant factor of the live handles.
 
+use alloc::collections::BinaryHeap;
+use alloc::vec::Vec;
+use core::sync::atomic::Ordering::SeqCst;
+use std::time::Duration;
+
+use super::link::merge_runs;
+use super::queue::{Part, Run, SWEEP_MIN};
 use super::*;
+use crate::sync::Stamp;
 
 /// Registry length, dead slots in it, and the dead count that triggers
 /// the next sweep.

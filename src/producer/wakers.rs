@@ -1,8 +1,9 @@
 //! The wakers of tasks waiting on a queue (feature `async`) and of
 //! blocked threads.
 
-#[allow(unused_imports)]
-use super::*;
+use alloc::vec::Vec;
+#[cfg(feature = "async")]
+use core::task::Waker;
 
 /// Where a future's waker sits in a [`Wakers`] set: valid while the set
 /// has not been woken since (`epoch`).
