@@ -13,6 +13,7 @@ use core::task::{Context, Poll, Waker};
 use super::handle::{Missed, Producer, ProducerClosed};
 use super::link::Waited;
 use super::queue::{Locked, Queue, Shared};
+#[cfg(feature = "async")]
 use super::wakers::{Registration, Wakers};
 use crate::error::WaitError;
 
@@ -103,7 +104,7 @@ impl<T> fmt::Debug for WaitPendingFuture<'_, T> {
 /// keep the value across a cancellation, wait for room with
 /// [`reserve_async`](Producer::reserve_async) and push through the permit
 /// (or use [`try_push`](Producer::try_push) and retry on
-/// [`Full`](TryPushError::Full)). A dropped future takes its waker out of
+/// [`Full`](crate::TryPushError::Full)). A dropped future takes its waker out of
 /// the queue.
 ///
 /// The value leaves the future only to be pushed or handed back: if the

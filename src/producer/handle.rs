@@ -9,7 +9,10 @@ use std::time::{Duration, Instant};
 
 #[cfg(feature = "async")]
 use super::futures::{poll_registered, PushFuture, ReserveFuture, ReserveOwnedFuture};
-use super::queue::{Locked, Shared, Slot, SlotState, SNOOZE_STEPS, SPIN_STEPS};
+use super::queue::{Locked, Shared, Slot, SlotState};
+#[cfg(not(all(test, loom)))]
+use super::queue::{SNOOZE_STEPS, SPIN_STEPS};
+#[cfg(feature = "async")]
 use super::wakers::Registration;
 use crate::error::{PushTimeoutError, TryPushError};
 use crate::sync::{lock, Arc, MutexGuard};
@@ -375,8 +378,8 @@ impl<T> Producer<T> {
 
     /// Waits (without blocking the thread) for room for one value in a
     /// full [bounded](crate::BufferedCollection::bounded) collection and
-    /// resolves to a [`PushPermit`] holding that room: its
-    /// [`push`](PushPermit::push) cannot fail, and dropping it unused gives
+    /// resolves to a [`PushPermit`](crate::PushPermit) holding that room: its
+    /// [`push`](crate::PushPermit::push) cannot fail, and dropping it unused gives
     /// the room back. On an unbounded collection it resolves at once. As
     /// tokio's `Sender::reserve`.
     ///
@@ -389,7 +392,7 @@ impl<T> Producer<T> {
     /// still pushes (the room was granted before the close; the next commit
     /// takes the value), and a wait for pending elements does not report
     /// the queue disconnected while a permit is outstanding. A permit's
-    /// value arrives when [`push`](PushPermit::push) is called, not when
+    /// value arrives when [`push`](crate::PushPermit::push) is called, not when
     /// the room was reserved. A permit used
     /// after the collection was dropped or taken apart
     /// ([`into_parts`](crate::BufferedCollection::into_parts)) drops its
@@ -397,7 +400,7 @@ impl<T> Producer<T> {
     /// gone: nothing could take it any more. An owner that must see every
     /// value closes, then waits until
     /// [`wait_pending`](crate::BufferedCollection::wait_pending) returns
-    /// [`WaitError::Disconnected`] (which it does only once no permit is
+    /// [`WaitError::Disconnected`](crate::WaitError::Disconnected) (which it does only once no permit is
     /// outstanding), before it drops the collection.
     ///
     /// # Errors
@@ -450,8 +453,8 @@ impl<T> Producer<T> {
 
     /// [`reserve_async`](Producer::reserve_async) for a permit that owns
     /// its handle, as tokio's `Sender::reserve_owned`: the future and the
-    /// [`OwnedPushPermit`] it resolves to borrow nothing, so they can move
-    /// into a spawned task; the permit's [`push`](OwnedPushPermit::push)
+    /// [`OwnedPushPermit`](crate::OwnedPushPermit) it resolves to borrow nothing, so they can move
+    /// into a spawned task; the permit's [`push`](crate::OwnedPushPermit::push)
     /// cannot fail and hands the producer back.
     ///
     /// Cancel safety: cancel safe for the room (as `reserve_async`), but

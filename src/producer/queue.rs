@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use super::handle::ProducerOrder;
 use super::link::Waited;
+#[cfg(feature = "async")]
 use super::wakers::Wakers;
 use crate::sync::{
     lock, wait, wait_timeout, Arc, AtomicBool, AtomicStamp, AtomicUsize, Condvar, Mutex,
