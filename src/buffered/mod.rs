@@ -1,22 +1,19 @@
 //! The committed-buffer variant, [`BufferedCollection`].
 
 use alloc::vec::Vec;
-use core::fmt;
-use core::ops::Deref;
+#[cfg(feature = "std")]
+use core::sync::atomic::{AtomicBool, Ordering};
 
 use crate::auto_remove::{AutoRemove, NoAutoRemove, WithHook};
 use crate::cursor::{full_panic, Cursor, Entry};
 use crate::error::CapacityError;
+#[cfg(feature = "std")]
+use crate::producer::{ProducerLink, ProducerOrder};
 use crate::raw::{Pass, Store};
 
 #[cfg(feature = "std")]
-use crate::error::{WaitError, WaitTimeoutError};
-#[cfg(feature = "std")]
-use crate::producer::{Producer, ProducerLink, ProducerOrder, Waited};
-#[cfg(feature = "std")]
-use core::sync::atomic::{AtomicBool, Ordering};
-#[cfg(feature = "std")]
-use std::time::Duration;
+mod producers;
+mod traits;
 
 /// A collection whose pushes wait in a **pending** buffer until
 /// [`commit`](BufferedCollection::commit): the event queue where handling
@@ -29,7 +26,7 @@ use std::time::Duration;
 #[cfg_attr(
     feature = "std",
     doc = "feature, [`producer`](BufferedCollection::producer) hands out
-[`Producer`] handles that push from other threads."
+[`Producer`](crate::Producer) handles that push from other threads."
 )]
 #[cfg_attr(
     not(feature = "std"),
@@ -51,7 +48,7 @@ on whichever thread, comes first.
 handles in the order they were made. Either way each handle's own pushes
 keep their order, and nothing is lost or duplicated. The collection's own
 pushes are not stamped: to order them by arrival with the producers', push
-through a [`Producer`] of its own.
+through a [`Producer`](crate::Producer) of its own.
 "
 )]
 #[cfg_attr(
@@ -216,8 +213,8 @@ impl<T> BufferedCollection<T> {
     /// An empty queue whose visible and pending elements together, the
     /// producers' pushes included, never exceed `max`.
     ///
-    /// Full, [`try_push`](Self::try_push) and [`Producer::try_push`] hand
-    /// the value back, [`push`](Self::push) panics and [`Producer::push`]
+    /// Full, [`try_push`](Self::try_push) and [`Producer::try_push`](crate::Producer::try_push) hand
+    /// the value back, [`push`](Self::push) panics and [`Producer::push`](crate::Producer::push)
     /// blocks until there is room (or the collection is closed): that is the
     /// backpressure on fast producers.
     ///
@@ -235,7 +232,7 @@ impl<T> BufferedCollection<T> {
     /// and a producer is blocked for room, the waits
     /// ([`wait_pending`](Self::wait_pending), `wait_pending_async`,
     /// [`wait_pending_timeout`](Self::wait_pending_timeout)) return at once
-    /// ([`WaitError::Full`], or [`WaitTimeoutError::Full`]) instead of sleeping for ever:
+    /// ([`WaitError::Full`](crate::WaitError::Full), or [`WaitTimeoutError::Full`](crate::WaitTimeoutError::Full)) instead of sleeping for ever:
     /// a loop that keeps events must free room before it waits again.
     ///
     /// # Examples
@@ -357,7 +354,7 @@ impl<T, A> BufferedCollection<T, A> {
 
     /// The elements this collection pushed itself (its `push`, and pushes
     /// from its traversals) and has not committed yet, in push order.
-    /// Elements pushed through [`Producer`]s are not in it: they wait in
+    /// Elements pushed through [`Producer`](crate::Producer)s are not in it: they wait in
     /// the producers' queue until [`commit`](Self::commit), and
     /// [`pending_len`](Self::pending_len) counts both.
     ///
@@ -593,359 +590,6 @@ impl<T, A> BufferedCollection<T, A> {
             self.link.take_into(&mut self.store.vec);
         }
         self.store.vec.len() - before
-    }
-
-    /// A handle that pushes into this collection's pending side from any
-    /// thread; see [`Producer`].
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::BufferedCollection;
-    ///
-    /// let mut c = BufferedCollection::new();
-    /// let p = c.producer();
-    /// std::thread::scope(|s| {
-    ///     s.spawn(|| p.push(1).unwrap());
-    ///     s.spawn(|| p.push(2).unwrap());
-    /// });
-    /// c.commit();
-    /// let mut seen = c.as_slice().to_vec();
-    /// seen.sort();
-    /// assert_eq!(seen, [1, 2]);
-    /// ```
-    #[cfg(feature = "std")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
-    pub fn producer(&self) -> Producer<T> {
-        // Relaxed: read only through `&mut self`, which any hand-over of
-        // the collection between threads orders after this store.
-        self.producers_made.store(true, Ordering::Relaxed);
-        self.link.producer(self.owned())
-    }
-
-    /// Closes the collection to producers: from now on
-    /// [`Producer::push`] and [`Producer::try_push`] hand the value back
-    /// (producers blocked on a full collection wake and get theirs back).
-    /// Everything producers pushed before stays pending: the next
-    /// [`commit`](Self::commit) makes it visible. The collection's own
-    /// pushes still work. Dropping the collection closes it too.
-    /// Closing twice is harmless; a collection cannot be reopened.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::BufferedCollection;
-    ///
-    /// let mut events = BufferedCollection::new();
-    /// let producer = events.producer();
-    /// producer.push(1).unwrap();
-    /// events.close();
-    /// assert!(events.is_closed());
-    /// assert_eq!(producer.push(2).unwrap_err().into_inner(), 2);
-    /// assert_eq!(events.commit(), 1); // the push made before `close`
-    /// assert_eq!(events.as_slice(), [1]);
-    /// ```
-    #[cfg(feature = "std")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
-    pub fn close(&mut self) {
-        self.link.close();
-    }
-
-    /// Whether [`close`](Self::close) was called.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::BufferedCollection;
-    ///
-    /// let mut c: BufferedCollection<u8> = BufferedCollection::new();
-    /// assert!(!c.is_closed());
-    /// c.close();
-    /// assert!(c.is_closed());
-    /// ```
-    #[cfg(feature = "std")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
-    pub fn is_closed(&self) -> bool {
-        self.link.is_closed()
-    }
-
-    /// The number of live [`Producer`] handles (clones count, dropped ones
-    /// do not).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::BufferedCollection;
-    ///
-    /// let c: BufferedCollection<u8> = BufferedCollection::new();
-    /// let p = c.producer();
-    /// let q = p.clone();
-    /// assert_eq!(c.producer_count(), 2);
-    /// drop((p, q));
-    /// assert_eq!(c.producer_count(), 0);
-    /// ```
-    #[cfg(feature = "std")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
-    pub fn producer_count(&self) -> usize {
-        self.link.producer_count()
-    }
-
-    /// How [`commit`](Self::commit) orders the values that different
-    /// [`Producer`] handles pushed: [`ProducerOrder::Arrival`] (the
-    /// default) or [`ProducerOrder::PerProducer`].
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::{BufferedCollection, ProducerOrder};
-    ///
-    /// let c: BufferedCollection<u8> = BufferedCollection::new();
-    /// assert_eq!(c.producer_order(), ProducerOrder::Arrival);
-    /// ```
-    #[cfg(feature = "std")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
-    pub fn producer_order(&self) -> ProducerOrder {
-        self.link.order()
-    }
-
-    /// Sets how [`commit`](Self::commit) orders the values that different
-    /// [`Producer`] handles push; see [`ProducerOrder`]. Values already
-    /// queued when arrival order starts keep the per-producer order among
-    /// themselves and come before every later push. A clone of the
-    /// collection keeps the setting.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::{BufferedCollection, ProducerOrder};
-    ///
-    /// let mut c = BufferedCollection::new();
-    /// c.set_producer_order(ProducerOrder::PerProducer);
-    /// let (a, b) = (c.producer(), c.producer());
-    /// b.push("b").unwrap();
-    /// a.push("a").unwrap();
-    /// c.commit();
-    /// assert_eq!(c.as_slice(), ["a", "b"]); // handle `a` was made first
-    /// assert_eq!(c.clone().producer_order(), ProducerOrder::PerProducer);
-    /// ```
-    #[cfg(feature = "std")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
-    pub fn set_producer_order(&mut self, order: ProducerOrder) {
-        self.link.set_order(order);
-    }
-
-    /// Blocks until there is something to [`commit`](Self::commit), or
-    /// says why nothing will come without the caller's help, as a
-    /// channel's `recv` does.
-    ///
-    /// Returns `Ok(())` at once if anything is pending (local pushes
-    /// included), also after `close` while producers' earlier pushes wait
-    /// for the commit. Hands the room that removals freed in a
-    /// [bounded](Self::bounded) collection to blocked producers before it
-    /// sleeps.
-    ///
-    /// # Errors
-    ///
-    /// * [`WaitError::Disconnected`]: nothing is pending and nothing can
-    ///   arrive any more: the collection is [closed](Self::close) (and no
-    ///   permit taken before the close is outstanding), or no [`Producer`]
-    ///   is left. Only once everything pushed before has been committed.
-    /// * [`WaitError::Full`], at once: the collection is
-    ///   [bounded](Self::bounded) and full, nothing is pending, and a
-    ///   producer is blocked for room that only the caller can free
-    ///   (remove elements, [`clear`](Self::clear), raise the bound): a
-    ///   loop that keeps what it handles can fill the bound this way.
-    ///   Waiting would never end; the producers are still there.
-    ///
-    /// So the service loop is
-    /// `while queue.wait_pending().is_ok() { queue.commit(); … }` when
-    /// every pass removes what it handles, and a `match` that frees room
-    /// on `Full` when passes keep elements (second example). When the loop
-    /// ends on `Disconnected`, nothing is pending, and the visible side
-    /// holds exactly what the passes kept.
-    ///
-    /// # Examples
-    ///
-    /// Every event is handled and removed; the loop ends when the last
-    /// producer is gone and everything it pushed was handled:
-    ///
-    /// ```
-    /// use read_write_collection::{BufferedCollection, WaitError};
-    ///
-    /// let mut events = BufferedCollection::new();
-    /// let producer = events.producer();
-    /// let worker = std::thread::spawn(move || {
-    ///     for i in 0..100 {
-    ///         producer.push(i).unwrap();
-    ///     }
-    ///     // `producer` is dropped here: the last one.
-    /// });
-    /// let mut handled = Vec::new();
-    /// while events.wait_pending().is_ok() {
-    ///     events.commit();
-    ///     events.traverse(|e| handled.push(e.remove()));
-    /// }
-    /// worker.join().unwrap();
-    /// assert_eq!(handled, (0..100).collect::<Vec<_>>());
-    /// assert_eq!(events.wait_pending(), Err(WaitError::Disconnected));
-    /// ```
-    ///
-    /// A queue bounded to 4 whose passes keep the odd events: `Full` says
-    /// that only the owner can make progress, here by handing the kept
-    /// events on.
-    ///
-    /// ```
-    /// use read_write_collection::{BufferedCollection, WaitError};
-    ///
-    /// let mut events = BufferedCollection::bounded(4);
-    /// let producer = events.producer();
-    /// let worker = std::thread::spawn(move || {
-    ///     for i in 0..100 {
-    ///         producer.push(i).unwrap();
-    ///     }
-    /// });
-    /// let (mut even, mut odd) = (Vec::new(), Vec::new());
-    /// loop {
-    ///     match events.wait_pending() {
-    ///         Ok(()) => {
-    ///             events.commit();
-    ///             events.traverse(|e| if *e % 2 == 0 { even.push(e.remove()) });
-    ///         }
-    ///         // Full of odd events, a producer blocked: free the room.
-    ///         Err(WaitError::Full) => odd.extend(events.drain(..)),
-    ///         Err(WaitError::Disconnected) => break,
-    ///     }
-    /// }
-    /// worker.join().unwrap();
-    /// odd.extend(events.drain(..));
-    /// assert_eq!(even, (0..100).step_by(2).collect::<Vec<_>>());
-    /// assert_eq!(odd, (1..100).step_by(2).collect::<Vec<_>>());
-    /// ```
-    #[cfg(feature = "std")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
-    pub fn wait_pending(&self) -> Result<(), WaitError> {
-        if !self.pending.is_empty() {
-            return Ok(());
-        }
-        self.link.wait_pending(self.owned(), None).into_result()
-    }
-
-    /// The async form of [`wait_pending`](Self::wait_pending): a future
-    /// that resolves to `Ok(())` once there is something to
-    /// [`commit`](Self::commit), to `Err(`[`WaitError::Disconnected`]`)`
-    /// once nothing can arrive any more (the collection is
-    /// [closed](Self::close), or no [`Producer`] is left) and, at once, to
-    /// `Err(`[`WaitError::Full`]`)` when waiting could never end (bounded,
-    /// full, nothing pending, a producer blocked for room only this
-    /// collection can free; see [`wait_pending`](Self::wait_pending)),
-    /// without blocking the thread. No runtime is assumed: any
-    /// executor can poll it. On its first poll it hands the room that
-    /// removals freed in a [bounded](Self::bounded) collection to blocked
-    /// producers, as `wait_pending` does.
-    ///
-    /// Cancel safe: dropping the future loses nothing (it only waits); see
-    /// [`WaitPendingFuture`](crate::WaitPendingFuture).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::BufferedCollection;
-    /// # // A minimal executor that parks the thread until woken.
-    /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
-    /// #     struct Unpark(std::thread::Thread);
-    /// #     impl std::task::Wake for Unpark {
-    /// #         fn wake(self: std::sync::Arc<Self>) { self.0.unpark(); }
-    /// #     }
-    /// #     let waker = std::sync::Arc::new(Unpark(std::thread::current())).into();
-    /// #     let mut cx = std::task::Context::from_waker(&waker);
-    /// #     let mut f = std::pin::pin!(f);
-    /// #     loop {
-    /// #         match f.as_mut().poll(&mut cx) {
-    /// #             std::task::Poll::Ready(v) => return v,
-    /// #             std::task::Poll::Pending => std::thread::park(),
-    /// #         }
-    /// #     }
-    /// # }
-    ///
-    /// let mut events = BufferedCollection::new();
-    /// let producer = events.producer();
-    /// let worker = std::thread::spawn(move || {
-    ///     for i in 0..10 {
-    ///         producer.push(i).unwrap();
-    ///     }
-    /// });
-    /// let mut handled = Vec::new();
-    /// while block_on(events.wait_pending_async()).is_ok() {
-    ///     events.commit();
-    ///     events.traverse(|e| handled.push(e.remove()));
-    /// }
-    /// worker.join().unwrap();
-    /// assert_eq!(handled, (0..10).collect::<Vec<_>>());
-    /// ```
-    #[cfg(feature = "async")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "async")))]
-    pub fn wait_pending_async(&self) -> crate::producer::WaitPendingFuture<'_, T> {
-        self.link
-            .wait_pending_async(self.owned(), !self.pending.is_empty())
-    }
-
-    /// Like [`wait_pending`](Self::wait_pending), but gives up after
-    /// `timeout`, and says why it returned without anything to commit, as
-    /// std's `Receiver::recv_timeout` does.
-    ///
-    /// # Errors
-    ///
-    /// [`WaitTimeoutError::Timeout`] when the time ran out while producers
-    /// could still push; [`WaitTimeoutError::Disconnected`] when nothing is
-    /// pending and nothing can arrive any more (the collection is
-    /// [closed](Self::close), or no [`Producer`] is left). `Disconnected`
-    /// only comes once everything pushed before has been committed: while
-    /// anything is pending the answer is `Ok`. [`WaitTimeoutError::Full`],
-    /// at once, when the collection is [bounded](Self::bounded) and full,
-    /// nothing is pending and a producer is blocked for room: only the
-    /// caller can free it, so waiting would never end (see
-    /// [`wait_pending`](Self::wait_pending)).
-    ///
-    /// # Examples
-    ///
-    /// A service loop that tells idle from shut down:
-    ///
-    /// ```
-    /// use std::time::Duration;
-    /// use read_write_collection::{BufferedCollection, WaitTimeoutError};
-    ///
-    /// let mut events = BufferedCollection::new();
-    /// let producer = events.producer();
-    /// producer.push("start").unwrap();
-    /// drop(producer);
-    /// let mut idle_ticks = 0;
-    /// loop {
-    ///     match events.wait_pending_timeout(Duration::from_millis(1)) {
-    ///         Ok(()) => {
-    ///             events.commit();
-    ///             events.traverse(|e| { e.remove(); });
-    ///         }
-    ///         Err(WaitTimeoutError::Timeout) => idle_ticks += 1,
-    ///         Err(WaitTimeoutError::Disconnected) => break, // shut down
-    ///         // Only a bounded queue that keeps events can fill up.
-    ///         Err(WaitTimeoutError::Full) => unreachable!("every event is removed"),
-    ///     }
-    /// }
-    /// assert_eq!(idle_ticks, 0);
-    /// assert!(events.is_empty());
-    /// ```
-    #[cfg(feature = "std")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
-    pub fn wait_pending_timeout(&self, timeout: Duration) -> Result<(), WaitTimeoutError> {
-        if !self.pending.is_empty() {
-            return Ok(());
-        }
-        match self.link.wait_pending(self.owned(), Some(timeout)) {
-            Waited::Pending => Ok(()),
-            Waited::Disconnected => Err(WaitTimeoutError::Disconnected),
-            Waited::Full => Err(WaitTimeoutError::Full),
-            Waited::Timeout => Err(WaitTimeoutError::Timeout),
-        }
     }
 
     /// Removes every visible element. Pending ones stay.
@@ -1211,140 +855,6 @@ struct ReleaseOnDrop<'a, T, A>(&'a mut BufferedCollection<T, A>);
 impl<T, A> Drop for ReleaseOnDrop<'_, T, A> {
     fn drop(&mut self) {
         self.0.release();
-    }
-}
-
-impl<T: Clone, A: Clone> Clone for BufferedCollection<T, A> {
-    /// Clones the visible and local pending elements and the policy. The
-    /// clone has its own producers (none yet); elements queued by this
-    /// collection's producers are not cloned.
-    fn clone(&self) -> Self {
-        BufferedCollection {
-            store: self.store.clone(),
-            pending: self.pending.clone(),
-            policy: self.policy.clone(),
-            max: self.max,
-            #[cfg(feature = "std")]
-            link: ProducerLink::new(self.max, self.link.order()),
-            #[cfg(feature = "std")]
-            producers_made: AtomicBool::new(false),
-        }
-    }
-}
-
-impl<T: fmt::Debug, A> fmt::Debug for BufferedCollection<T, A> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut d = f.debug_struct("BufferedCollection");
-        d.field("visible", &self.store.vec)
-            .field("local_pending", &self.pending);
-        #[cfg(feature = "std")]
-        d.field("producer_pending", &self.link.len());
-        d.finish()
-    }
-}
-
-impl<T, A: Default + AutoRemove<T>> Default for BufferedCollection<T, A> {
-    fn default() -> Self {
-        BufferedCollection::with_policy(A::default())
-    }
-}
-
-/// Equal when the visible elements and the local pending elements are equal
-/// (policies and producers' queues are not compared).
-impl<T: PartialEq, A> PartialEq for BufferedCollection<T, A> {
-    fn eq(&self, other: &Self) -> bool {
-        self.store.vec == other.store.vec && self.pending == other.pending
-    }
-}
-
-impl<T: Eq, A> Eq for BufferedCollection<T, A> {}
-
-/// Hashes the visible, then the local pending elements (consistent with `Eq`).
-impl<T: core::hash::Hash, A> core::hash::Hash for BufferedCollection<T, A> {
-    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
-        self.store.vec.hash(state);
-        self.pending.hash(state);
-    }
-}
-
-impl<T, A> Deref for BufferedCollection<T, A> {
-    type Target = [T];
-
-    #[inline]
-    fn deref(&self) -> &[T] {
-        &self.store.vec
-    }
-}
-
-/// Pushes every element to the pending buffer.
-///
-/// # Panics
-///
-/// As [`push`](BufferedCollection::push): on a bounded collection that
-/// becomes full (the elements pushed so far stay pending).
-impl<T, A> Extend<T> for BufferedCollection<T, A> {
-    fn extend<I: IntoIterator<Item = T>>(&mut self, iter: I) {
-        if self.max == usize::MAX {
-            self.pending.extend(iter);
-        } else {
-            for value in iter {
-                self.push(value);
-            }
-        }
-    }
-}
-
-/// Collects into the **visible** elements (nothing pending).
-impl<T> FromIterator<T> for BufferedCollection<T> {
-    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
-        Vec::from_iter(iter).into()
-    }
-}
-
-/// The `Vec`'s elements become the visible elements.
-impl<T> From<Vec<T>> for BufferedCollection<T> {
-    fn from(vec: Vec<T>) -> Self {
-        let mut c = BufferedCollection::new();
-        c.store.vec = vec;
-        c
-    }
-}
-
-impl<'a, T, A> IntoIterator for &'a BufferedCollection<T, A> {
-    type Item = &'a T;
-    type IntoIter = core::slice::Iter<'a, T>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.iter()
-    }
-}
-
-impl<'a, T, A> IntoIterator for &'a mut BufferedCollection<T, A> {
-    type Item = &'a mut T;
-    type IntoIter = core::slice::IterMut<'a, T>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.iter_mut()
-    }
-}
-
-/// Every element, visible then pending, as [`into_vec`](BufferedCollection::into_vec).
-///
-/// # Examples
-///
-/// ```
-/// use read_write_collection::BufferedCollection;
-///
-/// let mut c: BufferedCollection<char> = vec!['a'].into();
-/// c.push('b');
-/// assert_eq!(c.into_iter().collect::<String>(), "ab");
-/// ```
-impl<T, A> IntoIterator for BufferedCollection<T, A> {
-    type Item = T;
-    type IntoIter = alloc::vec::IntoIter<T>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.into_vec().into_iter()
     }
 }
 
