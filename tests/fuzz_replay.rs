@@ -20,7 +20,7 @@
 
 mod common;
 
-#[path = "../fuzz/fuzz_targets/model.rs"]
+#[path = "../fuzz/fuzz_targets/model/mod.rs"]
 mod model;
 
 /// `(target, file name, contents)` of every file in `fuzz/regressions/`.

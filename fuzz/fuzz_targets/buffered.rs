@@ -4,7 +4,7 @@
 
 use libfuzzer_sys::fuzz_target;
 
-#[path = "model.rs"]
+#[path = "model/mod.rs"]
 mod model;
 
 fuzz_target!(|input: model::Input| {

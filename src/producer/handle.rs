@@ -2,20 +2,26 @@
 
 use alloc::vec::Vec;
 use core::fmt;
-use core::sync::atomic::Ordering::{Relaxed, SeqCst};
+use core::sync::atomic::Ordering::Relaxed;
+#[cfg(feature = "async")]
+use core::sync::atomic::Ordering::SeqCst;
 #[cfg(feature = "async")]
 use core::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 #[cfg(feature = "async")]
 use super::futures::{poll_registered, PushFuture, ReserveFuture, ReserveOwnedFuture};
-use super::queue::{Locked, Shared, Slot, SlotState};
+#[cfg(feature = "async")]
+use super::queue::{Locked, SlotState};
+use super::queue::{Shared, Slot};
 #[cfg(not(all(test, loom)))]
 use super::queue::{SNOOZE_STEPS, SPIN_STEPS};
 #[cfg(feature = "async")]
 use super::wakers::Registration;
 use crate::error::{PushTimeoutError, TryPushError};
-use crate::sync::{lock, Arc, MutexGuard};
+#[cfg(feature = "async")]
+use crate::sync::MutexGuard;
+use crate::sync::{lock, Arc};
 
 /// A handle that pushes into a [`BufferedCollection`](crate::BufferedCollection)'s
 /// pending side from any thread.

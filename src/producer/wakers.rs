@@ -1,6 +1,7 @@
 //! The wakers of tasks waiting on a queue (feature `async`) and of
 //! blocked threads.
 
+#[cfg(feature = "async")]
 use alloc::vec::Vec;
 #[cfg(feature = "async")]
 use core::task::Waker;
