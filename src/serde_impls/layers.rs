@@ -9,7 +9,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::ser::{SerializeSeq, SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
 
-use super::BoundedSeq;
+use super::{field_of, BoundedSeq, FieldNames};
 use crate::collection::ReadWriteCollection;
 use crate::layers::{LayerKey, Layers, Slot};
 
@@ -335,40 +335,21 @@ enum Field {
     Other,
 }
 
+impl FieldNames for Field {
+    const NAMES: &'static [&'static str] = FIELDS;
+
+    fn at(index: Option<usize>) -> Self {
+        match index {
+            Some(0) => Field::Enabled,
+            Some(1) => Field::Visible,
+            Some(2) => Field::Items,
+            _ => Field::Other,
+        }
+    }
+}
+
 impl<'de> Deserialize<'de> for Field {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct FieldVisitor;
-
-        impl Visitor<'_> for FieldVisitor {
-            type Value = Field;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("`enabled`, `visible` or `items`")
-            }
-
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Field, E> {
-                Ok(match v {
-                    0 => Field::Enabled,
-                    1 => Field::Visible,
-                    2 => Field::Items,
-                    _ => Field::Other,
-                })
-            }
-
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Field, E> {
-                self.visit_bytes(v.as_bytes())
-            }
-
-            fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Field, E> {
-                Ok(match v {
-                    b"enabled" => Field::Enabled,
-                    b"visible" => Field::Visible,
-                    b"items" => Field::Items,
-                    _ => Field::Other,
-                })
-            }
-        }
-
-        deserializer.deserialize_identifier(FieldVisitor)
+        field_of(deserializer)
     }
 }

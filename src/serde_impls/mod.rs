@@ -418,40 +418,71 @@ enum Field {
     Other,
 }
 
+impl FieldNames for Field {
+    const NAMES: &'static [&'static str] = FIELDS;
+
+    fn at(index: Option<usize>) -> Self {
+        match index {
+            Some(0) => Field::Visible,
+            Some(1) => Field::Pending,
+            _ => Field::Other,
+        }
+    }
+}
+
 impl<'de> Deserialize<'de> for Field {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct FieldVisitor;
+        field_of(deserializer)
+    }
+}
 
-        impl Visitor<'_> for FieldVisitor {
-            type Value = Field;
+/// A struct's field identifiers, for [`field_of`].
+trait FieldNames: Sized {
+    /// The field names, in order (a compact format writes the index).
+    const NAMES: &'static [&'static str];
 
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("`visible` or `pending`")
+    /// The field at `index` in [`NAMES`](Self::NAMES), or the one that
+    /// stands for a field the struct does not have (`None`: ignored).
+    fn at(index: Option<usize>) -> Self;
+}
+
+/// Deserializes a struct's field identifier, by name or by index (the
+/// visitor of every struct this module reads).
+fn field_of<'de, F: FieldNames, D: Deserializer<'de>>(deserializer: D) -> Result<F, D::Error> {
+    struct FieldVisitor<F>(PhantomData<F>);
+
+    impl<F: FieldNames> Visitor<'_> for FieldVisitor<F> {
+        type Value = F;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            // "`a`, `b` or `c`"
+            let last = F::NAMES.len().saturating_sub(1);
+            for (i, name) in F::NAMES.iter().enumerate() {
+                let sep = match i {
+                    0 => "",
+                    i if i == last => " or ",
+                    _ => ", ",
+                };
+                write!(f, "{sep}`{name}`")?;
             }
-
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Field, E> {
-                Ok(match v {
-                    0 => Field::Visible,
-                    1 => Field::Pending,
-                    _ => Field::Other,
-                })
-            }
-
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Field, E> {
-                self.visit_bytes(v.as_bytes())
-            }
-
-            fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Field, E> {
-                Ok(match v {
-                    b"visible" => Field::Visible,
-                    b"pending" => Field::Pending,
-                    _ => Field::Other,
-                })
-            }
+            Ok(())
         }
 
-        deserializer.deserialize_identifier(FieldVisitor)
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<F, E> {
+            let index = usize::try_from(v).ok().filter(|&i| i < F::NAMES.len());
+            Ok(F::at(index))
+        }
+
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<F, E> {
+            self.visit_bytes(v.as_bytes())
+        }
+
+        fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<F, E> {
+            Ok(F::at(F::NAMES.iter().position(|n| n.as_bytes() == v)))
+        }
     }
+
+    deserializer.deserialize_identifier(FieldVisitor(PhantomData))
 }
 
 /// Reads a queue's two parts, each within what `max` leaves it after the
