@@ -7,6 +7,7 @@ use crate::auto_remove::{AutoRemove, NoAutoRemove};
 use crate::error::CapacityError;
 use crate::raw::{Core, HeldRef, Pass};
 
+pub(crate) mod delegate;
 mod sink;
 pub use self::sink::{SinkCursor, SinkEntry};
 

@@ -2,8 +2,8 @@
 //! [`SinkCursor`] and [`SinkEntry`].
 
 use core::fmt;
-use core::ops::{Deref, DerefMut};
 
+use super::delegate::{deref_to_element, entry_push_methods, sink_entry_methods};
 use super::{removed_by_policy, Cursor, Entry};
 use crate::auto_remove::{AutoRemove, NoAutoRemove};
 use crate::error::CapacityError;
@@ -379,118 +379,88 @@ pub struct SinkEntry<'c, T, S> {
 }
 
 impl<'c, T, S: FnMut(T)> SinkEntry<'c, T, S> {
-    /// Removes the element and hands it to the sink (where
-    /// [`take`](Self::take) returns it).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<&str> = ["keep", "drop"].into_iter().collect();
-    /// let mut removed = Vec::new();
-    /// c.traverse_with_sink(|s| removed.push(s), |e| if *e == "drop" { e.remove_to_sink() });
-    /// assert_eq!(removed, ["drop"]);
-    /// assert_eq!(c, ["keep"]);
-    /// ```
-    #[inline]
-    pub fn remove_to_sink(self) {
-        let value = self.entry.remove();
-        (self.sink)(value);
+    sink_entry_methods! {
+        field: entry,
+        sink: sink,
+        inner: "Entry",
+        inner_path: "Entry",
+        deprecated: "renamed `remove_to_sink` (the element goes to the sink); \
+                     `take` returns the element, as `Entry::remove` does";
+        /// # Examples
+        ///
+        /// ```
+        /// use read_write_collection::ReadWriteCollection;
+        ///
+        /// let mut c: ReadWriteCollection<&str> = ["keep", "drop"].into_iter().collect();
+        /// let mut removed = Vec::new();
+        /// c.traverse_with_sink(|s| removed.push(s), |e| if *e == "drop" { e.remove_to_sink() });
+        /// assert_eq!(removed, ["drop"]);
+        /// assert_eq!(c, ["keep"]);
+        /// ```
+        fn remove_to_sink;
+        /// # Examples
+        ///
+        /// ```
+        /// # #![allow(deprecated)]
+        /// use read_write_collection::ReadWriteCollection;
+        ///
+        /// let mut c: ReadWriteCollection<u8> = [1].into_iter().collect();
+        /// let mut sunk = Vec::new();
+        /// c.traverse_with_sink(|n| sunk.push(n), |e| e.remove());
+        /// assert_eq!(sunk, [1]); // to the sink, as `remove_to_sink`
+        /// ```
+        fn remove;
+        /// # Examples
+        ///
+        /// ```
+        /// use read_write_collection::ReadWriteCollection;
+        ///
+        /// let mut c: ReadWriteCollection<u32> = [4].into_iter().collect();
+        /// let mut sunk = Vec::new();
+        /// let mut cursor = c.cursor_with_sink(|n| sunk.push(n));
+        /// while let Some(e) = cursor.next() {
+        ///     if *e > 1 {
+        ///         let n = e.take();
+        ///         cursor.push(n / 2);
+        ///         cursor.push(n / 2);
+        ///     }
+        /// }
+        /// drop(cursor);
+        /// assert!(sunk.is_empty());
+        /// assert_eq!(c, [1, 1, 1, 1]);
+        /// ```
+        fn take;
     }
 
-    /// The old name of [`remove_to_sink`](Self::remove_to_sink), which it
-    /// still calls: the element goes to the sink. [`Entry::remove`]
-    /// returns the element instead; here that is [`take`](Self::take).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # #![allow(deprecated)]
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<u8> = [1].into_iter().collect();
-    /// let mut sunk = Vec::new();
-    /// c.traverse_with_sink(|n| sunk.push(n), |e| e.remove());
-    /// assert_eq!(sunk, [1]); // to the sink, as `remove_to_sink`
-    /// ```
-    #[deprecated(note = "renamed `remove_to_sink` (the element goes to the sink); \
-                `take` returns the element, as `Entry::remove` does")]
-    #[inline]
-    pub fn remove(self) {
-        self.remove_to_sink();
-    }
-
-    /// Removes the element and returns it, bypassing the sink, as
-    /// [`Entry::remove`] does (for a split: the value builds new elements,
-    /// pushed with the cursor).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<u32> = [4].into_iter().collect();
-    /// let mut sunk = Vec::new();
-    /// let mut cursor = c.cursor_with_sink(|n| sunk.push(n));
-    /// while let Some(e) = cursor.next() {
-    ///     if *e > 1 {
-    ///         let n = e.take();
-    ///         cursor.push(n / 2);
-    ///         cursor.push(n / 2);
-    ///     }
-    /// }
-    /// drop(cursor);
-    /// assert!(sunk.is_empty());
-    /// assert_eq!(c, [1, 1, 1, 1]);
-    /// ```
-    #[inline]
-    pub fn take(self) -> T {
-        self.entry.remove()
-    }
-
-    /// Appends `value`; as [`Entry::push`].
-    ///
-    /// # Panics
-    ///
-    /// If the collection is bounded and full; see [`try_push`](Self::try_push).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c: ReadWriteCollection<u8> = [1].into_iter().collect();
-    /// c.traverse_with_sink(drop, |mut e| if *e == 1 { e.push(2) });
-    /// assert_eq!(c, [1, 2]);
-    /// ```
-    #[inline]
-    #[track_caller]
-    pub fn push(&mut self, value: T) {
-        self.entry.push(value);
-    }
-
-    /// Like [`push`](Self::push), but a full bounded collection hands the
-    /// value back.
-    ///
-    /// # Errors
-    ///
-    /// [`CapacityError`] holding `value` if the collection is full.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::ReadWriteCollection;
-    ///
-    /// let mut c = ReadWriteCollection::bounded(1);
-    /// c.push(1);
-    /// let mut cursor = c.cursor_with_sink(drop);
-    /// let mut e = cursor.next().unwrap();
-    /// assert_eq!(e.try_push(2).unwrap_err().into_inner(), 2);
-    /// ```
-    #[inline]
-    pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
-        self.entry.try_push(value)
+    entry_push_methods! {
+        field: entry,
+        summary: "Appends `value`, as [`Entry::push`] does: this pass visits it after \
+                  everything already queued (in a \
+                  [`BufferedCollection`](crate::buffered::BufferedCollection) it goes to \
+                  the pending buffer instead).",
+        bound: "collection";
+        /// # Examples
+        ///
+        /// ```
+        /// use read_write_collection::ReadWriteCollection;
+        ///
+        /// let mut c: ReadWriteCollection<u8> = [1].into_iter().collect();
+        /// c.traverse_with_sink(drop, |mut e| if *e == 1 { e.push(2) });
+        /// assert_eq!(c, [1, 2]);
+        /// ```
+        fn push;
+        /// # Examples
+        ///
+        /// ```
+        /// use read_write_collection::ReadWriteCollection;
+        ///
+        /// let mut c = ReadWriteCollection::bounded(1);
+        /// c.push(1);
+        /// let mut cursor = c.cursor_with_sink(drop);
+        /// let mut e = cursor.next().unwrap();
+        /// assert_eq!(e.try_push(2).unwrap_err().into_inner(), 2);
+        /// ```
+        fn try_push;
     }
 
     /// The plain [`Entry`], whose `remove` returns the element instead of
@@ -512,21 +482,7 @@ impl<'c, T, S: FnMut(T)> SinkEntry<'c, T, S> {
     }
 }
 
-impl<T, S> Deref for SinkEntry<'_, T, S> {
-    type Target = T;
-
-    #[inline]
-    fn deref(&self) -> &T {
-        &self.entry
-    }
-}
-
-impl<T, S> DerefMut for SinkEntry<'_, T, S> {
-    #[inline]
-    fn deref_mut(&mut self) -> &mut T {
-        &mut self.entry
-    }
-}
+deref_to_element!([T, S] SinkEntry<'_, T, S>, entry);
 
 impl<T: fmt::Debug, S> fmt::Debug for SinkEntry<'_, T, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

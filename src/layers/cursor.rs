@@ -2,12 +2,12 @@
 
 use core::fmt;
 use core::marker::PhantomData;
-use core::ops::{Deref, DerefMut};
 
 use super::key::{key_at, LayerKey};
 use super::raw::{Layered, OtherLayers};
 use super::{out_of_range, Layers};
 use crate::auto_remove::{AutoRemove, NoAutoRemove};
+use crate::cursor::delegate::{deref_to_element, entry_push_methods};
 use crate::cursor::{Cursor, Entry};
 use crate::error::CapacityError;
 
@@ -571,50 +571,34 @@ impl<'c, T, K: LayerKey> LayerEntry<'c, T, K> {
         self.entry.remove()
     }
 
-    /// Appends `value` to this element's layer; this pass visits it after
-    /// everything already queued there.
-    ///
-    /// # Panics
-    ///
-    /// If the layer is bounded and full; see [`try_push`](Self::try_push).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::Layers;
-    ///
-    /// let mut l: Layers<u8> = Layers::new(1);
-    /// l.push(0, 1);
-    /// l.traverse(|_, mut e| if *e == 1 { e.push(2) });
-    /// assert_eq!(l.layer(0), &[1, 2]);
-    /// ```
-    #[inline]
-    #[track_caller]
-    pub fn push(&mut self, value: T) {
-        self.entry.push(value);
-    }
-
-    /// Like [`push`](Self::push), but a full bounded layer hands the value
-    /// back.
-    ///
-    /// # Errors
-    ///
-    /// [`CapacityError`] with the value if the layer is full.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::{Layers, ReadWriteCollection};
-    ///
-    /// let mut l: Layers<u8> = Layers::from_collections([ReadWriteCollection::bounded(1)]);
-    /// l.push(0, 1);
-    /// let mut cursor = l.cursor();
-    /// let mut e = cursor.next().unwrap();
-    /// assert_eq!(e.try_push(2).unwrap_err().into_inner(), 2);
-    /// ```
-    #[inline]
-    pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
-        self.entry.try_push(value)
+    entry_push_methods! {
+        field: entry,
+        summary: "Appends `value` to this element's layer; this pass visits it after \
+                  everything already queued there.",
+        bound: "layer";
+        /// # Examples
+        ///
+        /// ```
+        /// use read_write_collection::Layers;
+        ///
+        /// let mut l: Layers<u8> = Layers::new(1);
+        /// l.push(0, 1);
+        /// l.traverse(|_, mut e| if *e == 1 { e.push(2) });
+        /// assert_eq!(l.layer(0), &[1, 2]);
+        /// ```
+        fn push;
+        /// # Examples
+        ///
+        /// ```
+        /// use read_write_collection::{Layers, ReadWriteCollection};
+        ///
+        /// let mut l: Layers<u8> = Layers::from_collections([ReadWriteCollection::bounded(1)]);
+        /// l.push(0, 1);
+        /// let mut cursor = l.cursor();
+        /// let mut e = cursor.next().unwrap();
+        /// assert_eq!(e.try_push(2).unwrap_err().into_inner(), 2);
+        /// ```
+        fn try_push;
     }
 
     /// Appends `value` to layer `key`: visited in this pass if that is
@@ -725,21 +709,7 @@ impl<'c, T, K: LayerKey> LayerEntry<'c, T, K> {
     }
 }
 
-impl<T, K> Deref for LayerEntry<'_, T, K> {
-    type Target = T;
-
-    #[inline]
-    fn deref(&self) -> &T {
-        &self.entry
-    }
-}
-
-impl<T, K> DerefMut for LayerEntry<'_, T, K> {
-    #[inline]
-    fn deref_mut(&mut self) -> &mut T {
-        &mut self.entry
-    }
-}
+deref_to_element!([T, K] LayerEntry<'_, T, K>, entry);
 
 impl<T: fmt::Debug, K: LayerKey + fmt::Debug> fmt::Debug for LayerEntry<'_, T, K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

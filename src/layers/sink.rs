@@ -3,13 +3,13 @@
 
 use core::fmt;
 use core::marker::PhantomData;
-use core::ops::{Deref, DerefMut};
 
 use super::cursor::{DebugKey, LayerEntry, LayersCursor};
 use super::key::{key_at, LayerKey};
 use super::raw::Layered;
 use super::Layers;
 use crate::auto_remove::{AutoRemove, NoAutoRemove};
+use crate::cursor::delegate::{deref_to_element, entry_push_methods, sink_entry_methods};
 use crate::error::CapacityError;
 
 impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
@@ -431,110 +431,80 @@ impl<'c, T, K: LayerKey, S: FnMut(T)> LayerSinkEntry<'c, T, K, S> {
         self.entry.layer()
     }
 
-    /// Removes the element and hands it to the sink (where
-    /// [`take`](Self::take) returns it).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::Layers;
-    ///
-    /// let mut l: Layers<u8> = Layers::new(1);
-    /// l.push(0, 1);
-    /// let mut gone = Vec::new();
-    /// l.traverse_with_sink(|v| gone.push(v), |_, e| e.remove_to_sink());
-    /// assert_eq!(gone, [1]);
-    /// assert!(l.is_empty());
-    /// ```
-    #[inline]
-    pub fn remove_to_sink(self) {
-        let value = self.entry.remove();
-        (self.sink)(value);
+    sink_entry_methods! {
+        field: entry,
+        sink: sink,
+        inner: "LayerEntry",
+        inner_path: "LayerEntry",
+        deprecated: "renamed `remove_to_sink` (the element goes to the sink); \
+                     `take` returns the element, as `LayerEntry::remove` does";
+        /// # Examples
+        ///
+        /// ```
+        /// use read_write_collection::Layers;
+        ///
+        /// let mut l: Layers<u8> = Layers::new(1);
+        /// l.push(0, 1);
+        /// let mut gone = Vec::new();
+        /// l.traverse_with_sink(|v| gone.push(v), |_, e| e.remove_to_sink());
+        /// assert_eq!(gone, [1]);
+        /// assert!(l.is_empty());
+        /// ```
+        fn remove_to_sink;
+        /// # Examples
+        ///
+        /// ```
+        /// # #![allow(deprecated)]
+        /// use read_write_collection::Layers;
+        ///
+        /// let mut l: Layers<u8> = Layers::new(1);
+        /// l.push(0, 1);
+        /// let mut gone = Vec::new();
+        /// l.traverse_with_sink(|v| gone.push(v), |_, e| e.remove());
+        /// assert_eq!(gone, [1]); // to the sink, as `remove_to_sink`
+        /// ```
+        fn remove;
+        /// # Examples
+        ///
+        /// ```
+        /// use read_write_collection::Layers;
+        ///
+        /// let mut l: Layers<u8> = Layers::new(1);
+        /// l.push(0, 1);
+        /// let mut cursor = l.cursor_with_sink(|_| unreachable!());
+        /// assert_eq!(cursor.next().unwrap().take(), 1);
+        /// ```
+        fn take;
     }
 
-    /// The old name of [`remove_to_sink`](Self::remove_to_sink), which it
-    /// still calls: the element goes to the sink. [`LayerEntry::remove`]
-    /// returns the element instead; here that is [`take`](Self::take).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # #![allow(deprecated)]
-    /// use read_write_collection::Layers;
-    ///
-    /// let mut l: Layers<u8> = Layers::new(1);
-    /// l.push(0, 1);
-    /// let mut gone = Vec::new();
-    /// l.traverse_with_sink(|v| gone.push(v), |_, e| e.remove());
-    /// assert_eq!(gone, [1]); // to the sink, as `remove_to_sink`
-    /// ```
-    #[deprecated(note = "renamed `remove_to_sink` (the element goes to the sink); \
-                `take` returns the element, as `LayerEntry::remove` does")]
-    #[inline]
-    pub fn remove(self) {
-        self.remove_to_sink();
-    }
-
-    /// Removes the element and returns it, bypassing the sink, as
-    /// [`LayerEntry::remove`] does.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::Layers;
-    ///
-    /// let mut l: Layers<u8> = Layers::new(1);
-    /// l.push(0, 1);
-    /// let mut cursor = l.cursor_with_sink(|_| unreachable!());
-    /// assert_eq!(cursor.next().unwrap().take(), 1);
-    /// ```
-    #[inline]
-    pub fn take(self) -> T {
-        self.entry.remove()
-    }
-
-    /// Appends to this element's layer; see [`LayerEntry::push`].
-    ///
-    /// # Panics
-    ///
-    /// If the layer is bounded and full.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::Layers;
-    ///
-    /// let mut l: Layers<u8> = Layers::new(1);
-    /// l.push(0, 1);
-    /// l.traverse_with_sink(drop, |_, mut e| if *e == 1 { e.push(2) });
-    /// assert_eq!(l.layer(0), &[1, 2]);
-    /// ```
-    #[inline]
-    #[track_caller]
-    pub fn push(&mut self, value: T) {
-        self.entry.push(value);
-    }
-
-    /// Like [`push`](Self::push), but a full layer hands the value back.
-    ///
-    /// # Errors
-    ///
-    /// [`CapacityError`] with the value if the layer is full.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::{Layers, ReadWriteCollection};
-    ///
-    /// let mut l: Layers<u8> = Layers::from_collections([ReadWriteCollection::bounded(1)]);
-    /// l.push(0, 1);
-    /// let mut cursor = l.cursor_with_sink(drop);
-    /// let mut e = cursor.next().unwrap();
-    /// assert_eq!(e.try_push(2).unwrap_err().into_inner(), 2);
-    /// ```
-    #[inline]
-    pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
-        self.entry.try_push(value)
+    entry_push_methods! {
+        field: entry,
+        summary: "Appends `value` to this element's layer, as [`LayerEntry::push`] \
+                  does: this pass visits it after everything already queued there.",
+        bound: "layer";
+        /// # Examples
+        ///
+        /// ```
+        /// use read_write_collection::Layers;
+        ///
+        /// let mut l: Layers<u8> = Layers::new(1);
+        /// l.push(0, 1);
+        /// l.traverse_with_sink(drop, |_, mut e| if *e == 1 { e.push(2) });
+        /// assert_eq!(l.layer(0), &[1, 2]);
+        /// ```
+        fn push;
+        /// # Examples
+        ///
+        /// ```
+        /// use read_write_collection::{Layers, ReadWriteCollection};
+        ///
+        /// let mut l: Layers<u8> = Layers::from_collections([ReadWriteCollection::bounded(1)]);
+        /// l.push(0, 1);
+        /// let mut cursor = l.cursor_with_sink(drop);
+        /// let mut e = cursor.next().unwrap();
+        /// assert_eq!(e.try_push(2).unwrap_err().into_inner(), 2);
+        /// ```
+        fn try_push;
     }
 
     /// Appends to layer `key`; see [`LayerEntry::push_to`].
@@ -608,21 +578,7 @@ impl<'c, T, K: LayerKey, S: FnMut(T)> LayerSinkEntry<'c, T, K, S> {
     }
 }
 
-impl<T, K, S> Deref for LayerSinkEntry<'_, T, K, S> {
-    type Target = T;
-
-    #[inline]
-    fn deref(&self) -> &T {
-        &self.entry
-    }
-}
-
-impl<T, K, S> DerefMut for LayerSinkEntry<'_, T, K, S> {
-    #[inline]
-    fn deref_mut(&mut self) -> &mut T {
-        &mut self.entry
-    }
-}
+deref_to_element!([T, K, S] LayerSinkEntry<'_, T, K, S>, entry);
 
 impl<T: fmt::Debug, K: LayerKey + fmt::Debug, S> fmt::Debug for LayerSinkEntry<'_, T, K, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
