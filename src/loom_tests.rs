@@ -77,6 +77,34 @@ fn drain<T>(c: &mut BufferedCollection<T>, into: &mut Vec<T>) {
     }
 }
 
+/// The owner's loop: waits for pushes, commits and drains them into
+/// `into` until nothing more can arrive (`wait_pending` errs), checking
+/// after every commit that the bound in force holds.
+fn take_until_disconnected<T>(c: &mut BufferedCollection<T>, into: &mut Vec<T>) {
+    while c.wait_pending().is_ok() {
+        c.commit();
+        assert!(
+            c.len() <= c.max_len().unwrap_or(usize::MAX),
+            "the bound holds"
+        );
+        drain(c, into);
+    }
+}
+
+/// Polls `f` once with a no-op waker, then, if it is pending, drives it
+/// to the end with `block_on` (a second, different waker): the re-poll
+/// with a new waker that a task moved between executors makes.
+#[cfg(feature = "async")]
+#[allow(clippy::incompatible_msrv)] // `Waker::noop` (1.85): loom runs on the current toolchain
+fn poll_once_then_block_on<F: core::future::Future>(f: F) -> F::Output {
+    let mut f = std::boxed::Box::pin(f);
+    let noop = std::task::Waker::noop();
+    match f.as_mut().poll(&mut std::task::Context::from_waker(noop)) {
+        core::task::Poll::Ready(v) => v,
+        core::task::Poll::Pending => loom::future::block_on(f),
+    }
+}
+
 /// Spawns a thread that pushes `v` through `p` and keeps `p` alive until
 /// `open` is called: the handle leaving (which wakes a wait too) cannot
 /// stand in for a lost push wake-up, which then shows as a deadlock.
@@ -642,11 +670,7 @@ fn push_async_against_the_pass_that_frees_room() {
         let mut got = Vec::new();
         drain(&mut c, &mut got); // `drain` uses a plain cursor: no release
         c.traverse(|_| {}); // publishes the freed room
-        while c.wait_pending().is_ok() {
-            c.commit();
-            assert!(c.len() <= 1, "the bound holds");
-            drain(&mut c, &mut got);
-        }
+        take_until_disconnected(&mut c, &mut got);
         assert!(t.join().unwrap());
         assert_eq!(got, [0, 1]);
     });
@@ -668,10 +692,7 @@ fn clearing_the_queue_wakes_a_producer_blocked_for_room() {
             let t = thread::spawn(move || p.push(1).is_ok());
             c.clear_pending();
             let mut got = Vec::new();
-            while c.wait_pending().is_ok() {
-                c.commit();
-                drain(&mut c, &mut got);
-            }
+            take_until_disconnected(&mut c, &mut got);
             assert!(t.join().unwrap());
             assert_eq!(got, [1]);
         },
@@ -742,7 +763,6 @@ fn a_wait_on_a_full_queue_ends_when_a_producer_blocks() {
 #[cfg(feature = "async")]
 #[test]
 fn push_async_repolled_with_a_new_waker_against_the_freeing_pass() {
-    use core::future::Future;
     check(
         "push_async re-polled with a new waker",
         // Exhaustive: over 1.5M executions since pushes take room and read
@@ -754,23 +774,11 @@ fn push_async_repolled_with_a_new_waker_against_the_freeing_pass() {
             c.push(0u8);
             c.commit();
             let p = c.producer();
-            let t = thread::spawn(move || {
-                let mut f = std::boxed::Box::pin(p.push_async(1));
-                let noop = std::task::Waker::noop();
-                let first = f.as_mut().poll(&mut std::task::Context::from_waker(noop));
-                match first {
-                    core::task::Poll::Ready(r) => r.is_ok(),
-                    core::task::Poll::Pending => loom::future::block_on(f).is_ok(),
-                }
-            });
+            let t = thread::spawn(move || poll_once_then_block_on(p.push_async(1)).is_ok());
             let mut got = Vec::new();
             drain(&mut c, &mut got);
             c.traverse(|_| {}); // publishes the freed room
-            while c.wait_pending().is_ok() {
-                c.commit();
-                assert!(c.len() <= 1, "the bound holds");
-                drain(&mut c, &mut got);
-            }
+            take_until_disconnected(&mut c, &mut got);
             assert!(t.join().unwrap());
             assert_eq!(got, [0, 1]);
         },
@@ -782,7 +790,6 @@ fn push_async_repolled_with_a_new_waker_against_the_freeing_pass() {
 #[cfg(feature = "async")]
 #[test]
 fn wait_pending_async_repolled_with_a_new_waker_against_a_push() {
-    use core::future::Future;
     check(
         "wait_pending_async re-polled with a new waker",
         // Exhaustive: over 1.5M executions since pushes take room and read
@@ -795,15 +802,7 @@ fn wait_pending_async_repolled_with_a_new_waker_against_a_push() {
             let t = thread::spawn(move || p.push(1u8).unwrap());
             let mut got = Vec::new();
             loop {
-                let more = {
-                    let mut f = std::boxed::Box::pin(c.wait_pending_async());
-                    let noop = std::task::Waker::noop();
-                    match f.as_mut().poll(&mut std::task::Context::from_waker(noop)) {
-                        core::task::Poll::Ready(v) => v,
-                        core::task::Poll::Pending => loom::future::block_on(f),
-                    }
-                };
-                if more.is_err() {
+                if poll_once_then_block_on(c.wait_pending_async()).is_err() {
                     break;
                 }
                 c.commit();
@@ -831,11 +830,7 @@ fn raising_the_bound_wakes_a_blocked_push_and_a_push_async() {
         let t2 = thread::spawn(move || loom::future::block_on(q.push_async(2)).is_ok());
         c.set_max_len(Some(3));
         let mut got = Vec::new();
-        while c.wait_pending().is_ok() {
-            c.commit();
-            assert!(c.len() <= 3, "the bound holds");
-            drain(&mut c, &mut got);
-        }
+        take_until_disconnected(&mut c, &mut got);
         assert!(t1.join().unwrap());
         assert!(t2.join().unwrap());
         got.sort_unstable();
@@ -916,10 +911,7 @@ fn a_dropped_permit_wakes_a_push_blocked_for_its_room() {
         // The owner drains until both handles are gone (if the push lands
         // first, the reservation waits for the room this frees).
         let mut got = Vec::new();
-        while c.wait_pending().is_ok() {
-            c.commit();
-            drain(&mut c, &mut got);
-        }
+        take_until_disconnected(&mut c, &mut got);
         t1.join().unwrap();
         assert!(t2.join().unwrap());
         assert_eq!(got, [5]);
@@ -946,10 +938,7 @@ fn a_permit_taken_before_a_close_still_arrives() {
         });
         c.close();
         let mut got = Vec::new();
-        while c.wait_pending().is_ok() {
-            c.commit();
-            drain(&mut c, &mut got);
-        }
+        take_until_disconnected(&mut c, &mut got);
         // Disconnected: everything that can arrive has arrived.
         c.commit();
         drain(&mut c, &mut got);

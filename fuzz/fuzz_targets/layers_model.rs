@@ -34,7 +34,6 @@ use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::ops::DerefMut;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::Once;
 
 use arbitrary::{Arbitrary, Unstructured};
 use read_write_collection::{
@@ -48,6 +47,11 @@ pub const MAX_LIVE: usize = 200;
 /// removes one element and pushes one into the layer being walked would
 /// never end), and cursor passes break there.
 pub const MAX_VISITS: usize = 400;
+
+#[path = "common/panics.rs"]
+mod panics;
+pub use self::panics::InjectedPanic;
+use self::panics::{expect_panic, inject_panic, install_panic_hook};
 
 // ---------------------------------------------------------------------------
 // Input
@@ -165,8 +169,6 @@ pub fn decode(bytes: &[u8]) -> Option<LayersInput> {
 thread_local! {
     /// Drops per element id, for the current run.
     static DROPS: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
-    /// Set while a panic is expected (the hook stays silent).
-    static EXPECTING: Cell<bool> = const { Cell::new(false) };
 }
 
 /// An element: `id` is unique in a run, `val` is what the program updates.
@@ -188,29 +190,6 @@ impl Drop for Elem {
 
 fn drops_of(id: u32) -> u32 {
     DROPS.with(|d| d.borrow()[id as usize])
-}
-
-/// The payload of every panic the checker injects on purpose.
-pub struct InjectedPanic;
-
-fn inject_panic() -> ! {
-    EXPECTING.with(|e| e.set(true));
-    panic::panic_any(InjectedPanic)
-}
-
-/// Silences expected panics (libFuzzer's hook would abort on them) and
-/// leaves every other panic to the previous hook.
-fn install_panic_hook() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let previous = panic::take_hook();
-        panic::set_hook(Box::new(move |info| {
-            let expected = EXPECTING.with(Cell::get);
-            if !expected && info.payload().downcast_ref::<InjectedPanic>().is_none() {
-                previous(info);
-            }
-        }));
-    });
 }
 
 /// How often a run reached each feature (per thread, summed over runs), so
@@ -707,7 +686,7 @@ fn checked_push(
             // dropped.
             model.expect = Expect::Library;
             count(|s| s.library_panics += 1);
-            EXPECTING.with(|e| e.set(true));
+            expect_panic(true);
             do_push(target, op.try_, elem);
             panic!("push outside a layer did not panic");
         }
@@ -720,7 +699,7 @@ fn checked_push(
     } else {
         model.expect = Expect::Library;
         count(|s| s.library_panics += 1);
-        EXPECTING.with(|e| e.set(true));
+        expect_panic(true);
         do_push(target, false, elem);
         panic!("push into full layer {layer} did not panic");
     }
@@ -973,7 +952,7 @@ fn check_state(layers: &Layers<Elem>, model: &Model, received: &[Elem]) {
 /// exactly when the model expected it to.
 fn guarded(model: &mut Model, body: impl FnOnce(&mut Model)) {
     let result = panic::catch_unwind(AssertUnwindSafe(|| body(model)));
-    EXPECTING.with(|e| e.set(false));
+    expect_panic(false);
     match result {
         Ok(()) => assert_eq!(
             model.expect,
@@ -1078,7 +1057,7 @@ pub fn run(input: &LayersInput) {
                             count(|s| s.library_panics += 1);
                         }
                         guarded(&mut model, |_| {
-                            EXPECTING.with(|e| e.set(!accepted));
+                            expect_panic(!accepted);
                             layers.push(i, elem);
                         });
                     }

@@ -39,7 +39,11 @@ fn check(input: Input) {
     }
     drop(cursor);
     assert!(work.is_empty());
-    assert_eq!(done, queued + spawned, "every queued and spawned job ran once");
+    assert_eq!(
+        done,
+        queued + spawned,
+        "every queued and spawned job ran once"
+    );
     assert!(work.capacity() <= cap);
 }
 

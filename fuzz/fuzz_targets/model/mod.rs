@@ -30,7 +30,6 @@ use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::panic::{self, AssertUnwindSafe};
 use std::rc::Rc;
-use std::sync::Once;
 
 use arbitrary::Arbitrary;
 use read_write_collection::{
@@ -216,26 +215,9 @@ pub enum Action {
     Forget,
 }
 
-/// The payload of every panic the checker injects on purpose.
-pub struct InjectedPanic;
-
-pub(crate) fn inject_panic() -> ! {
-    panic::panic_any(InjectedPanic)
-}
-
-/// Silences injected panics (libFuzzer's hook would abort on them) and
-/// leaves every other panic to the previous hook.
-pub(crate) fn install_panic_hook() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let previous = panic::take_hook();
-        panic::set_hook(Box::new(move |info| {
-            if info.payload().downcast_ref::<InjectedPanic>().is_none() {
-                previous(info);
-            }
-        }));
-    });
-}
+#[path = "../common/panics.rs"]
+mod panics;
+pub use self::panics::{inject_panic, install_panic_hook, InjectedPanic};
 
 mod checker;
 mod elem;
