@@ -8,7 +8,9 @@
 #![cfg(not(loom))]
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
+#[cfg(any(feature = "async", feature = "rayon"))]
+use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::Duration;

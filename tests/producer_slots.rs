@@ -3,6 +3,7 @@
 //! (feature `async`) held in `PushPermit`s.
 #![cfg(not(loom))]
 
+#[cfg(feature = "async")]
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::thread;

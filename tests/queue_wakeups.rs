@@ -11,14 +11,16 @@
 #![allow(unsafe_code)] // the hand-made waker vtable in `hooks`
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
+#[cfg(feature = "async")]
+use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::Duration;
 
-use read_write_collection::{
-    BufferedCollection, Producer, TryPushError, WaitError, WaitTimeoutError,
-};
+use read_write_collection::{BufferedCollection, TryPushError, WaitTimeoutError};
+#[cfg(feature = "async")]
+use read_write_collection::{Producer, WaitError};
 
 mod common;
 use common::within;

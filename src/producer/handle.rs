@@ -106,7 +106,7 @@ impl<T> Producer<T> {
     /// every push. Locks only this handle's slot (and the control lock
     /// only to wake a waiting consumer, after unlocking the slot).
     #[inline]
-    pub(super) fn push_now(&self, value: T) -> Result<(), (Missed, T)> {
+    fn push_now(&self, value: T) -> Result<(), (Missed, T)> {
         let mut value = Some(value);
         match self.push_into_slot(&mut value) {
             Ok(()) => {
@@ -149,7 +149,7 @@ impl<T> Producer<T> {
     /// the collection is open and has it: a permit's reservation, filled
     /// later by [`push_reserved`](Self::push_reserved).
     #[cfg(feature = "async")]
-    pub(super) fn lock_with_room(&self) -> Result<MutexGuard<'_, SlotState<T>>, Missed> {
+    fn lock_with_room(&self) -> Result<MutexGuard<'_, SlotState<T>>, Missed> {
         let slot = lock(&self.slot.state);
         if self.shared.is_closed() {
             return Err(Missed::Closed);
@@ -166,7 +166,7 @@ impl<T> Producer<T> {
     /// room may have gone to another push by then.
     /// With a `deadline`, returns `false` if it passed first.
     #[cold]
-    pub(super) fn wait_for_room(&self, deadline: Option<Instant>) -> bool {
+    fn wait_for_room(&self, deadline: Option<Instant>) -> bool {
         if self.snooze_for_room() {
             return true;
         }
@@ -637,7 +637,7 @@ impl<T> Producer<T> {
 
     /// Moves the longest prefix of `batch` that fits into this handle's
     /// slot, under its lock; `Err(Closed)` (nothing moved) after a close.
-    pub(super) fn move_batch(&self, batch: &mut Vec<T>) -> Result<(), Missed> {
+    fn move_batch(&self, batch: &mut Vec<T>) -> Result<(), Missed> {
         let mut slot = lock(&self.slot.state);
         // Checked first: an empty batch on a closed collection says so.
         if self.shared.is_closed() {

@@ -19,18 +19,18 @@ use crate::sync::{lock, lock_politely, Arc, MutexGuard, Stamp};
 pub(crate) struct ProducerLink<T> {
     pub(super) shared: Arc<Shared<T>>,
     /// The owner's buffers for taking the slots' values.
-    pub(super) taker: Taker<T>,
+    taker: Taker<T>,
 }
 
 /// What a commit uses to take and merge the slots' values: the owner's
 /// alone, beside the shared state (borrowed apart from it while the
 /// control lock is held).
-pub(super) struct Taker<T> {
+struct Taker<T> {
     /// An emptied buffer, swapped with a slot's at a commit: a steady
     /// state allocates nothing. `pool` holds more when several slots have
     /// values.
     pub(super) spare: Part<T>,
-    pub(super) pool: Vec<Part<T>>,
+    pool: Vec<Part<T>>,
     /// What a commit took from the only slot (`first`), or one part per
     /// slot that held values when there are several (`parts`, grown
     /// before any value moves); both empty between commits.
@@ -338,7 +338,7 @@ impl<T> Taker<T> {
     /// (values stamped after the cut). If `dest` cannot grow, it stops
     /// there and returns how much room it asked for: the parts taken fit,
     /// the rest of the values stay in their slots.
-    pub(super) fn gather(
+    fn gather(
         &mut self,
         queue: &mut Queue<T>,
         dest: &mut Vec<T>,
@@ -444,7 +444,7 @@ impl<T> Taker<T> {
 
     /// Keeps an emptied part's buffers for the next commit (the pool has
     /// room: grown before the commit took anything).
-    pub(super) fn recycle(&mut self, mut part: Part<T>) {
+    fn recycle(&mut self, mut part: Part<T>) {
         debug_assert!(part.items.is_empty());
         part.runs.clear();
         if self.spare.items.capacity() == 0 {

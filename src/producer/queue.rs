@@ -310,7 +310,7 @@ pub(crate) struct Queue<T> {
     /// released.
     pub(super) wake: Wakeups,
     /// Whether `wake` holds anything (one test on the fast path).
-    pub(super) must_wake: bool,
+    must_wake: bool,
     /// Tasks waiting in `wait_pending_async` (feature `async`).
     #[cfg(feature = "async")]
     pub(super) consumer_wakers: Wakers,
@@ -375,7 +375,7 @@ impl<T> Queue<T> {
     /// Whether a consumer is registered (a thread in `wait_pending`, a
     /// task in `wait_pending_async`).
     #[inline]
-    pub(super) fn consumers_registered(&self) -> bool {
+    fn consumers_registered(&self) -> bool {
         let waiting = self.waiting_consumers > 0;
         #[cfg(feature = "async")]
         let waiting = waiting || !self.consumer_wakers.is_empty();
@@ -385,7 +385,7 @@ impl<T> Queue<T> {
     /// Whether a producer is blocked for room: a thread in `push` or
     /// `push_batch`, or a task in `push_async` or `reserve_async`.
     #[inline]
-    pub(super) fn producers_blocked(&self) -> bool {
+    fn producers_blocked(&self) -> bool {
         let blocked = self.waiting_producers > 0;
         #[cfg(feature = "async")]
         let blocked = blocked || !self.producer_wakers.is_empty();
@@ -393,7 +393,7 @@ impl<T> Queue<T> {
     }
 
     /// Whether `slot`'s handle is gone (read under the control lock).
-    pub(super) fn is_dead(slot: &Slot<T>) -> bool {
+    fn is_dead(slot: &Slot<T>) -> bool {
         slot.dead.load(Relaxed)
     }
 
@@ -429,7 +429,7 @@ impl<T> Queue<T> {
     /// Sets the next sweep's threshold after the registry was cleaned:
     /// at least half as many drops as the registry keeps (and as the dead
     /// slots it keeps), or `SWEEP_MIN`.
-    pub(super) fn schedule_sweep(&mut self) {
+    fn schedule_sweep(&mut self) {
         self.sweep_at = self.dead + self.dead.max(self.slots.len() / 2).max(SWEEP_MIN);
     }
 }
@@ -535,7 +535,7 @@ impl<T> Shared<T> {
 
     #[cold]
     #[inline(never)]
-    pub(super) fn wake_waiting_consumers(&self) {
+    fn wake_waiting_consumers(&self) {
         self.lock().wake_consumers();
     }
 }
@@ -566,7 +566,7 @@ impl<'a, T> Locked<'a, T> {
 
     #[cold]
     #[inline(never)]
-    pub(super) fn release_and_wake(mut guard: MutexGuard<'a, Queue<T>>, shared: &Shared<T>) {
+    fn release_and_wake(mut guard: MutexGuard<'a, Queue<T>>, shared: &Shared<T>) {
         let wake = core::mem::take(&mut guard.wake);
         guard.must_wake = false;
         drop(guard);
