@@ -73,6 +73,8 @@ fn main() {
 fn main() {}
 
 #[cfg(not(any(loom, miri)))]
+mod dying;
+#[cfg(not(any(loom, miri)))]
 mod support;
 
 #[cfg(not(any(loom, miri)))]
@@ -89,29 +91,29 @@ mod imp {
     use crate::support::{alternate_rounds, parse_count, positive_var, splitmix};
 
     /// Set on parents that spawn a child when updated.
-    const SPAWNS: u32 = 1 << 30;
+    pub(crate) const SPAWNS: u32 = 1 << 30;
     /// Set on children (so ids stay unique and children never spawn).
-    const CHILD: u32 = 1 << 31;
+    pub(crate) const CHILD: u32 = 1 << 31;
     /// A child's starting life: it survives its first update.
-    const CHILD_LIFE: u32 = 100;
+    pub(crate) const CHILD_LIFE: u32 = 100;
 
     /// A game entity of `24 + 8 * PAD` bytes: `Entity<1>` is 32 B,
     /// `Entity<13>` is 128 B. The update touches the first 24 bytes.
     #[derive(Clone, Copy, Debug, PartialEq)]
     #[repr(C)]
     pub(crate) struct Entity<const PAD: usize> {
-        pos: [f32; 2],
-        vel: [f32; 2],
-        id: u32,
-        life: u32,
-        pad: [u64; PAD],
+        pub(crate) pos: [f32; 2],
+        pub(crate) vel: [f32; 2],
+        pub(crate) id: u32,
+        pub(crate) life: u32,
+        pub(crate) pad: [u64; PAD],
     }
 
     const _: () = assert!(mem::size_of::<Entity<1>>() == 32);
     const _: () = assert!(mem::size_of::<Entity<13>>() == 128);
 
     impl<const PAD: usize> Entity<PAD> {
-        const ZERO: Self = Entity {
+        pub(crate) const ZERO: Self = Entity {
             pos: [0.0; 2],
             vel: [0.0; 2],
             id: 0,
@@ -119,7 +121,7 @@ mod imp {
             pad: [0; PAD],
         };
 
-        fn child(&self) -> Self {
+        pub(crate) fn child(&self) -> Self {
             Entity {
                 pos: self.pos,
                 vel: [-self.vel[0], -self.vel[1]],
@@ -506,7 +508,7 @@ mod imp {
 
     #[cold]
     #[inline(never)]
-    fn not_in_this_scenario() -> ! {
+    pub(crate) fn not_in_this_scenario() -> ! {
         panic!("iter_mut cannot remove or spawn")
     }
 
@@ -530,13 +532,13 @@ mod imp {
 
     /// A `Vec` with `cap` slots, all written once (so no page is faulted in
     /// during a timed pass), then emptied.
-    fn warm_vec<const PAD: usize>(cap: usize) -> Vec<Entity<PAD>> {
+    pub(crate) fn warm_vec<const PAD: usize>(cap: usize) -> Vec<Entity<PAD>> {
         let mut v = vec![Entity::ZERO; cap];
         v.clear();
         v
     }
 
-    fn warm_collection<const PAD: usize, A: AutoRemove<Entity<PAD>>>(
+    pub(crate) fn warm_collection<const PAD: usize, A: AutoRemove<Entity<PAD>>>(
         mut c: ReadWriteCollection<Entity<PAD>, A>,
         cap: usize,
     ) -> ReadWriteCollection<Entity<PAD>, A> {
@@ -545,12 +547,12 @@ mod imp {
         c
     }
 
-    fn refill<const PAD: usize>(v: &mut Vec<Entity<PAD>>, base: &[Entity<PAD>]) {
+    pub(crate) fn refill<const PAD: usize>(v: &mut Vec<Entity<PAD>>, base: &[Entity<PAD>]) {
         v.clear();
         v.extend_from_slice(base);
     }
 
-    fn refill_collection<const PAD: usize, A>(
+    pub(crate) fn refill_collection<const PAD: usize, A>(
         c: &mut ReadWriteCollection<Entity<PAD>, A>,
         base: &[Entity<PAD>],
     ) {
@@ -559,7 +561,7 @@ mod imp {
     }
 
     #[derive(Clone, Copy, PartialEq, Eq)]
-    enum Check {
+    pub(crate) enum Check {
         /// Same elements, same order as the model.
         Ordered,
         /// Same elements as the model, any order.
@@ -594,15 +596,15 @@ mod imp {
     }
 
     /// One timed pass of a method (reset untimed), for alternating rounds.
-    type TimedPass<'g> = Box<dyn FnMut() -> Duration + 'g>;
+    pub(crate) type TimedPass<'g> = Box<dyn FnMut() -> Duration + 'g>;
 
-    struct Ctx<'g, 'c, const PAD: usize> {
-        group: &'g mut BenchmarkGroup<'c, WallTime>,
-        base: &'g [Entity<PAD>],
-        expect: &'g [Entity<PAD>],
-        expect_sorted: &'g [Entity<PAD>],
+    pub(crate) struct Ctx<'g, 'c, const PAD: usize> {
+        pub(crate) group: &'g mut BenchmarkGroup<'c, WallTime>,
+        pub(crate) base: &'g [Entity<PAD>],
+        pub(crate) expect: &'g [Entity<PAD>],
+        pub(crate) expect_sorted: &'g [Entity<PAD>],
         /// Methods waiting for `alternate` (with `RWC_ALTERNATE` set).
-        queued: Vec<(String, TimedPass<'g>)>,
+        pub(crate) queued: Vec<(String, TimedPass<'g>)>,
     }
 
     /// Runs `passes` passes, each after an untimed `reset` to `base` (and a
@@ -646,19 +648,22 @@ mod imp {
     }
 
     /// The methods other methods are compared with, in the printed ratios.
-    const ANCHORS: [&str; 6] = [
+    const ANCHORS: &[&str] = &[
         "hand_loop",
+        "seed_loop",
         "iter_mut",
         "swap_remove",
         "retain_mut",
         "body_remove",
         "unordered_body",
+        "dense_slotmap",
+        "hecs",
     ];
 
     impl<'g, const PAD: usize> Ctx<'g, '_, PAD> {
         /// Runs the queued methods in alternating rounds and prints the
         /// medians and ratios (see [`alternate_rounds`]).
-        fn alternate(&mut self, group: &str) {
+        pub(crate) fn alternate(&mut self, group: &str) {
             let Some(rounds) = alternate_rounds() else {
                 return;
             };
@@ -703,7 +708,7 @@ mod imp {
 
         /// Checks the method once against the model, then times `run`
         /// with an untimed `reset` from the same base before each pass.
-        fn method<S: 'g>(
+        pub(crate) fn method<S: 'g>(
             &mut self,
             name: &str,
             make: impl Fn() -> S + 'g,
@@ -798,14 +803,14 @@ mod imp {
     /// Whether the group `name` (`steady/32B/100k`) starts with one of the
     /// comma-separated prefixes in `RWC_GROUPS` (all groups run when it is
     /// unset).
-    fn group_selected(name: &str) -> bool {
+    pub(crate) fn group_selected(name: &str) -> bool {
         match std::env::var("RWC_GROUPS") {
             Ok(list) => list.split(',').any(|g| name.starts_with(g.trim())),
             Err(_) => true,
         }
     }
 
-    fn size_label(n: usize) -> String {
+    pub(crate) fn size_label(n: usize) -> String {
         match n {
             n if n >= 1_000_000 && n % 1_000_000 == 0 => format!("{}M", n / 1_000_000),
             n if n >= 1_000 && n % 1_000 == 0 => format!("{}k", n / 1_000),
@@ -815,7 +820,7 @@ mod imp {
 
     /// Sample sizes that keep the full run practical: a 1M x 128 B pass
     /// plus its reset is tens of milliseconds.
-    fn configure(group: &mut BenchmarkGroup<'_, WallTime>, n: usize) {
+    pub(crate) fn configure(group: &mut BenchmarkGroup<'_, WallTime>, n: usize) {
         group.throughput(Throughput::Elements(n as u64));
         if n >= 100_000 {
             group.sampling_mode(SamplingMode::Flat);
@@ -1290,6 +1295,7 @@ mod imp {
             growth_group::<1>(&mut c, n);
             outlined_group::<1>(&mut c, n);
             auto_remove_group::<1>(&mut c, n);
+            crate::dying::groups(&mut c, n);
         }
         c.final_summary();
     }

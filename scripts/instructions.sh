@@ -29,6 +29,8 @@ count() { # group method [pass-fn-pattern]
 }
 
 printf '%-18s %-18s %8s\n' group method 'Ir/elem'
+# RWC_ONLY_DYING=1: only the dying-spawn frame.
+if [ -z "${RWC_ONLY_DYING:-}" ]; then
 for m in cursor traverse hand_loop unordered swap_remove retain_mut; do count steady/32B $m; done
 for m in cursor iter_mut iter_mut_checked; do count none/32B $m; done
 for m in cursor hand_loop; do count half/32B $m; done
@@ -36,3 +38,12 @@ for m in cursor hand_loop; do count growth/32B $m; done
 for m in body_remove closure unit_struct fn_pointer boxed_hook retain_mut hand_loop; do
   count auto_remove/32B $m
 done
+fi
+# The frame where the dying spawn (benches/dying.rs).
+for m in cursor traverse hand_loop seed_loop closure_cursor closure_traverse unit_struct_cursor \
+  unit_struct_traverse fn_pointer retain_mut unordered swap_remove hecs hecs_command_buffer \
+  dense_slotmap; do
+  count dying/32B $m
+done
+for m in cursor traverse hand_loop; do count dying_exact/32B $m; done
+for m in cursor traverse iter_mut; do count dying_none/32B $m; done
