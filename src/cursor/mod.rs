@@ -393,14 +393,6 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
         (core, &mut *self.policy)
     }
 
-    /// Calls `f` on every remaining entry, then completes (`traverse`).
-    #[inline]
-    pub(crate) fn for_each<F: FnMut(Entry<'_, T>)>(mut self, mut f: F) {
-        while let Some(entry) = self.next() {
-            f(entry);
-        }
-    }
-
     /// Visits every remaining element without yielding it, applying the
     /// policy (`prune`). Returns how many elements the policy removed.
     pub(crate) fn run_policy(mut self) -> usize {
