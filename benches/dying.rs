@@ -29,7 +29,8 @@
 use std::cell::OnceCell;
 use std::mem;
 
-use criterion::Criterion;
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion};
 use hecs::{CommandBuffer, World};
 use read_write_collection::{AutoRemove, Builder, Mode, ReadWriteCollection};
 use slotmap::{DefaultKey, DenseSlotMap};
@@ -90,19 +91,7 @@ fn population<const PAD: usize>(n: usize, die_pct: u64) -> Vec<Entity<PAD>> {
             let h = splitmix(u64::from(id) ^ 0xD1E5);
             let dies = h % 1000 < die_pct * 10;
             let spawns = dies && (h >> 32) % 2 == 0;
-            let mut pad = [0; PAD];
-            pad[0] = h;
-            Entity {
-                pos: [id as f32, (h % 1000) as f32],
-                vel: [((h >> 8) % 7) as f32 - 3.0, ((h >> 16) % 5) as f32 - 2.0],
-                id: if spawns { id | SPAWNS } else { id },
-                life: if dies {
-                    1
-                } else {
-                    2 + ((h >> 40) % 1000) as u32
-                },
-                pad,
-            }
+            Entity::from_hash(id, h, spawns, dies)
         })
         .collect()
 }
@@ -457,21 +446,21 @@ impl<const PAD: usize> Group<PAD> {
     }
 }
 
-fn dying_group<const PAD: usize>(c: &mut Criterion, n: usize) {
-    let Some(g) = Group::<PAD>::new("dying", n, 10) else {
-        return;
-    };
-    let cap = n + n / 10 + 16;
-    let mut group = c.benchmark_group(g.name.clone());
-    configure(&mut group, n);
-    let mut ctx = Ctx {
-        group: &mut group,
-        base: &g.base,
-        expect: &g.expect,
-        expect_sorted: &g.expect_sorted,
-        queued: Vec::new(),
-    };
-    let plain = || warm_collection(ReadWriteCollection::new(), cap);
+impl<const PAD: usize> Group<PAD> {
+    fn ctx<'g, 'c>(&'g self, group: &'g mut BenchmarkGroup<'c, WallTime>) -> Ctx<'g, 'c, PAD> {
+        Ctx {
+            group,
+            base: &self.base,
+            expect: &self.expect,
+            expect_sorted: &self.expect_sorted,
+            queued: Vec::new(),
+        }
+    }
+}
+
+/// The cursor and `traverse` on collections with `cap` slots (spare room).
+fn cursor_and_traverse<const PAD: usize>(ctx: &mut Ctx<'_, '_, PAD>, cap: usize) {
+    let plain = move || warm_collection(ReadWriteCollection::new(), cap);
     ctx.method(
         "cursor",
         plain,
@@ -488,6 +477,17 @@ fn dying_group<const PAD: usize>(c: &mut Criterion, n: usize) {
         |c| c.as_slice(),
         Check::Ordered,
     );
+}
+
+fn dying_group<const PAD: usize>(c: &mut Criterion, n: usize) {
+    let Some(g) = Group::<PAD>::new("dying", n, 10) else {
+        return;
+    };
+    let cap = n + n / 10 + 16;
+    let mut group = c.benchmark_group(g.name.clone());
+    configure(&mut group, n);
+    let mut ctx = g.ctx(&mut group);
+    cursor_and_traverse(&mut ctx, cap);
     ctx.method(
         "hand_loop",
         || warm_vec(cap),
@@ -635,13 +635,7 @@ fn dying_exact_group<const PAD: usize>(c: &mut Criterion, n: usize) {
     };
     let mut group = c.benchmark_group(g.name.clone());
     configure(&mut group, n);
-    let mut ctx = Ctx {
-        group: &mut group,
-        base: &g.base,
-        expect: &g.expect,
-        expect_sorted: &g.expect_sorted,
-        queued: Vec::new(),
-    };
+    let mut ctx = g.ctx(&mut group);
     let exact_collection = |c: &mut ReadWriteCollection<Entity<PAD>>, base: &[Entity<PAD>]| {
         *c = ReadWriteCollection::from(base.to_vec());
         assert_eq!(c.capacity(), c.len());
@@ -688,30 +682,8 @@ fn dying_none_group<const PAD: usize>(c: &mut Criterion, n: usize) {
     let cap = n + n / 10 + 16;
     let mut group = c.benchmark_group(g.name.clone());
     configure(&mut group, n);
-    let mut ctx = Ctx {
-        group: &mut group,
-        base: &g.base,
-        expect: &g.expect,
-        expect_sorted: &g.expect_sorted,
-        queued: Vec::new(),
-    };
-    let plain = || warm_collection(ReadWriteCollection::new(), cap);
-    ctx.method(
-        "cursor",
-        plain,
-        refill_collection,
-        dying_cursor_pass,
-        |c| c.as_slice(),
-        Check::Ordered,
-    );
-    ctx.method(
-        "traverse",
-        plain,
-        refill_collection,
-        dying_traverse_pass,
-        |c| c.as_slice(),
-        Check::Ordered,
-    );
+    let mut ctx = g.ctx(&mut group);
+    cursor_and_traverse(&mut ctx, cap);
     ctx.method(
         "iter_mut",
         || warm_vec(cap),

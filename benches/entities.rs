@@ -121,6 +121,25 @@ mod imp {
             pad: [0; PAD],
         };
 
+        /// Entity `id` of a population, drawn from its hash `h`: flagged
+        /// to spawn when updated if `spawns`, at the end of its life
+        /// (expires in this pass's update) if `last`.
+        pub(crate) fn from_hash(id: u32, h: u64, spawns: bool, last: bool) -> Self {
+            let mut pad = [0; PAD];
+            pad[0] = h;
+            Entity {
+                pos: [id as f32, (h % 1000) as f32],
+                vel: [((h >> 8) % 7) as f32 - 3.0, ((h >> 16) % 5) as f32 - 2.0],
+                id: if spawns { id | SPAWNS } else { id },
+                life: if last {
+                    1
+                } else {
+                    2 + ((h >> 40) % 1000) as u32
+                },
+                pad,
+            }
+        }
+
         pub(crate) fn child(&self) -> Self {
             Entity {
                 pos: self.pos,
@@ -210,19 +229,7 @@ mod imp {
                 let h = splitmix(u64::from(id));
                 let expire = h % 100 < s.expire_pct;
                 let spawn = !expire && (h >> 32) % 100 < s.spawn_pct;
-                let mut pad = [0; PAD];
-                pad[0] = h;
-                Entity {
-                    pos: [id as f32, (h % 1000) as f32],
-                    vel: [((h >> 8) % 7) as f32 - 3.0, ((h >> 16) % 5) as f32 - 2.0],
-                    id: if spawn { id | SPAWNS } else { id },
-                    life: if expire {
-                        1
-                    } else {
-                        2 + ((h >> 40) % 1000) as u32
-                    },
-                    pad,
-                }
+                Entity::from_hash(id, h, spawn, expire)
             })
             .collect()
     }
