@@ -825,12 +825,7 @@ impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
         // Released also when `f` panics: the pass's removals free room for
         // blocked producers either way.
         let this = ReleaseOnDrop(self);
-        // As `ReadWriteCollection::traverse`: the loop in this function.
-        let mut f = f;
-        let mut cursor = this.0.cursor();
-        while let Some(entry) = cursor.next() {
-            f(entry);
-        }
+        this.0.cursor().for_each(f);
     }
 
     /// Applies the auto-remove policy to the visible elements; returns how

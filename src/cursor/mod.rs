@@ -391,6 +391,18 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
         (core, &mut *self.policy)
     }
 
+    /// Calls `f` on every remaining entry, then completes: the closure
+    /// forms (`traverse`). Always inlined, so that the loop is the one a
+    /// user writes, in the caller's function: only `#[inline]`, it kept
+    /// two more registers in play (dying frame: 22.6 against the cursor's
+    /// 20.5 instructions per element).
+    #[inline(always)]
+    pub(crate) fn for_each<F: FnMut(Entry<'_, T>)>(mut self, mut f: F) {
+        while let Some(entry) = self.next() {
+            f(entry);
+        }
+    }
+
     /// Visits every remaining element without yielding it, applying the
     /// policy (`prune`). Returns how many elements the policy removed.
     pub(crate) fn run_policy(mut self) -> usize {
