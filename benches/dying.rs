@@ -36,8 +36,8 @@ use read_write_collection::{AutoRemove, Builder, Mode, ReadWriteCollection};
 use slotmap::{DefaultKey, DenseSlotMap};
 
 use crate::imp::{
-    configure, group_selected, not_in_this_scenario, refill, refill_collection, size_label,
-    warm_collection, warm_vec, Check, Ctx, Entity, SPAWNS,
+    configure, expired, group_selected, not_in_this_scenario, refill, refill_collection,
+    size_label, warm_collection, warm_vec, Check, Ctx, Entity, Expired, SPAWNS,
 };
 use crate::support::splitmix;
 
@@ -64,22 +64,6 @@ fn fate<const PAD: usize>(e: &mut Entity<PAD>) -> Fate<PAD> {
         }
     } else {
         Fate::Live
-    }
-}
-
-/// The predicate the auto-remove methods use, and the seed's test.
-#[inline(always)]
-fn dead<const PAD: usize>(e: &Entity<PAD>) -> bool {
-    e.life == 0
-}
-
-/// `dead` as a nameable zero-sized policy.
-struct Dead;
-
-impl<const PAD: usize> AutoRemove<Entity<PAD>> for Dead {
-    #[inline(always)]
-    fn should_remove(&mut self, e: &Entity<PAD>) -> bool {
-        dead(e)
     }
 }
 
@@ -214,12 +198,12 @@ fn dying_seed_loop_pass<const PAD: usize>(v: &mut Vec<Entity<PAD>>) {
     while read < v.len() {
         let mut e = v[read];
         read += 1;
-        if !dead(&e) {
+        if !expired(&e) {
             if let Fate::DieSpawn(child) = fate(&mut e) {
                 v.push(child);
             }
         }
-        if !dead(&e) {
+        if !expired(&e) {
             v[write] = e;
             write += 1;
         }
@@ -526,7 +510,7 @@ fn dying_group<const PAD: usize>(c: &mut Criterion, n: usize) {
         |c| c.as_slice(),
         Check::Ordered,
     );
-    let unit = || warm_collection(ReadWriteCollection::with_policy(Dead), cap);
+    let unit = || warm_collection(ReadWriteCollection::with_policy(Expired), cap);
     ctx.method(
         "unit_struct_cursor",
         unit,
@@ -545,7 +529,7 @@ fn dying_group<const PAD: usize>(c: &mut Criterion, n: usize) {
     );
     let fn_pointer = || {
         warm_collection(
-            ReadWriteCollection::with_auto_remove(dead::<PAD> as fn(&Entity<PAD>) -> bool),
+            ReadWriteCollection::with_auto_remove(expired::<PAD> as fn(&Entity<PAD>) -> bool),
             cap,
         )
     };

@@ -182,12 +182,12 @@ mod imp {
     }
 
     /// The auto-remove predicate equivalent to `Step::Expire`.
-    fn expired<const PAD: usize>(e: &Entity<PAD>) -> bool {
+    pub(crate) fn expired<const PAD: usize>(e: &Entity<PAD>) -> bool {
         e.life == 0
     }
 
     /// The same predicate as a nameable zero-sized policy type.
-    struct Expired;
+    pub(crate) struct Expired;
 
     impl<const PAD: usize> AutoRemove<Entity<PAD>> for Expired {
         #[inline]
