@@ -60,7 +60,8 @@ macro_rules! entry_push_methods {
 /// block of a sink entry: field `$field` is the plain entry, whose
 /// `remove` returns the element, and field `$sink` the pass's sink.
 ///
-/// `inner` / `inner_path` name the plain entry for the doc links;
+/// `inner` names the plain entry (in scope where the macro is used) for
+/// the doc links;
 /// `deprecated` is the old `remove`'s deprecation note. Each method's
 /// examples follow as doc comments, ended by `fn remove_to_sink;`,
 /// `fn remove;` and `fn take;`.
@@ -69,7 +70,6 @@ macro_rules! sink_entry_methods {
         field: $field:ident,
         sink: $sink:ident,
         inner: $inner:literal,
-        inner_path: $inner_path:literal,
         deprecated: $note:literal;
         $(#[$to_sink_doc:meta])* fn remove_to_sink;
         $(#[$remove_doc:meta])* fn remove;
@@ -88,7 +88,7 @@ macro_rules! sink_entry_methods {
         /// The old name of [`remove_to_sink`](Self::remove_to_sink), which it
         /// still calls: the element goes to the sink.
         #[doc = concat!(
-            "[`", $inner, "::remove`](", $inner_path, "::remove) returns the element ",
+            "[`", $inner, "::remove`] returns the element ",
             "instead; here that is [`take`](Self::take)."
         )]
         ///
@@ -101,7 +101,7 @@ macro_rules! sink_entry_methods {
 
         /// Removes the element and returns it, bypassing the sink,
         #[doc = concat!(
-            "as [`", $inner, "::remove`](", $inner_path, "::remove) does (for a split: ",
+            "as [`", $inner, "::remove`] does (for a split: ",
             "the value builds new elements, pushed with the cursor)."
         )]
         ///

@@ -383,7 +383,6 @@ impl<'c, T, S: FnMut(T)> SinkEntry<'c, T, S> {
         field: entry,
         sink: sink,
         inner: "Entry",
-        inner_path: "Entry",
         deprecated: "renamed `remove_to_sink` (the element goes to the sink); \
                      `take` returns the element, as `Entry::remove` does";
         /// # Examples

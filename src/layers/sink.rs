@@ -435,7 +435,6 @@ impl<'c, T, K: LayerKey, S: FnMut(T)> LayerSinkEntry<'c, T, K, S> {
         field: entry,
         sink: sink,
         inner: "LayerEntry",
-        inner_path: "LayerEntry",
         deprecated: "renamed `remove_to_sink` (the element goes to the sink); \
                      `take` returns the element, as `LayerEntry::remove` does";
         /// # Examples
