@@ -495,6 +495,72 @@ fn unordered_auto_remove_visits_the_rest_once() {
 }
 
 #[test]
+fn unordered_every_element_expired_on_arrival() {
+    // Each removal on arrival refills the slot from the end, down to the
+    // last element, which is its own refill.
+    let t = Tracker::new();
+    let p = Probe::default();
+    let mut c = coll(&p);
+    c.set_mode(Mode::Unordered);
+    c.extend(elems(&t, 5, |_| true));
+    let mut visited = 0;
+    c.traverse(|_| visited += 1);
+    assert_eq!(visited, 0);
+    assert!(c.is_empty());
+    assert_eq!(p.log_ids(), [0, 4, 3, 2, 1], "each refill is asked next");
+    t.assert_all_dropped_once();
+}
+
+#[test]
+fn unordered_hook_panicking_on_arrival_keeps_the_rest() {
+    let t = Tracker::new();
+    let p = Probe::default();
+    let mut c = coll(&p);
+    c.set_mode(Mode::Unordered);
+    c.extend(elems(&t, 5, |v| v == 1 || v == 4));
+    p.hook_panics_on.set(Some(1));
+    let mut visited = Vec::new();
+    let msg = expect_panic(|| c.traverse(|e| visited.push(e.id())));
+    assert_eq!(msg, "hook panicked on #1");
+    // 0 kept; 1 removed on arrival (its slot refilled by 4, the last one,
+    // which the pass had not visited when the hook panicked).
+    assert_eq!(visited, [0]);
+    assert_eq!(t.drops(1), 1, "dropped by the unwinding, once");
+    let mut have = ids(&c);
+    have.sort_unstable();
+    assert_eq!(have, [0, 2, 3, 4]);
+    t.assert_live_exactly(&[0, 2, 3, 4]);
+    p.hook_panics_on.set(None);
+    assert_eq!(c.prune(), 1);
+    assert_eq!(p.log_ids(), [1, 4]);
+    drop(c);
+    t.assert_all_dropped_once();
+}
+
+#[test]
+fn unordered_predicate_panicking_on_arrival_leaves_the_element() {
+    let t = Tracker::new();
+    let p = Probe::default();
+    let mut c = coll(&p);
+    c.set_mode(Mode::Unordered);
+    c.extend(elems(&t, 4, |v| v == 0));
+    p.pred_panics_on.set(Some(3));
+    let msg = expect_panic(|| c.traverse(|_| {}));
+    assert_eq!(msg, "predicate panicked on 3");
+    // 0 removed on arrival, refilled by 3, whose check panicked: 3 stays.
+    assert_eq!(p.log_ids(), [0]);
+    let mut have = ids(&c);
+    have.sort_unstable();
+    assert_eq!(have, [1, 2, 3]);
+    t.assert_live_exactly(&[1, 2, 3]);
+    p.pred_panics_on.set(None);
+    let mut visited = Vec::new();
+    c.traverse(|e| visited.push(e.id()));
+    visited.sort_unstable();
+    assert_eq!(visited, [1, 2, 3]);
+}
+
+#[test]
 fn bounded_auto_remove_frees_room() {
     let t = Tracker::new();
     let p = Probe::default();

@@ -350,6 +350,77 @@ impl<T> Core<T> {
         value
     }
 
+    /// The next unvisited element (where it lies: not moved yet), or
+    /// `None` when the pass has nothing left to visit. For a policy's
+    /// check on arrival: an element it removes is taken from here
+    /// ([`take_next`](Core::take_next)) and never moved, and the check
+    /// reads bytes the pass has not just written.
+    #[inline(always)]
+    pub(crate) fn peek_next(&self) -> Option<&T> {
+        if self.c.read == self.c.end {
+            return None;
+        }
+        // SAFETY: `read < end`: an initialised, unvisited slot; the shared
+        // borrow of `self` keeps it in place.
+        Some(unsafe { &*real(self.c.read) })
+    }
+
+    /// Removes the next unvisited element without holding it (the pass
+    /// moves past it) and returns it. In unordered mode the last unvisited
+    /// element fills its slot and is visited next.
+    ///
+    /// # Panics
+    /// If an element is held or nothing is left to visit (a bug in the
+    /// caller).
+    #[inline(always)]
+    pub(crate) fn take_next(&mut self) -> T {
+        assert!(
+            !self.held && self.c.read != self.c.end,
+            "nothing held, and an element left to visit"
+        );
+        let slot = self.c.read;
+        #[cfg(feature = "rayon")]
+        if let Some(mut holes) = self.holes {
+            // SAFETY: `buf <= read` in one allocation.
+            let at = unsafe { distance(self.c.buf, slot) };
+            // SAFETY: as in `take_current`. Recorded first: if this
+            // unwinds, nothing has changed.
+            unsafe { holes.as_mut() }.push(at);
+            // SAFETY: `read < end` (asserted): `read + 1` stays in bounds,
+            // and `write == read` in a part (nothing in it moves).
+            unsafe {
+                self.c.read = next(self.c.read);
+                self.c.write = next(self.c.write);
+            }
+            // SAFETY: the slot was initialised and unvisited; it is listed
+            // as a hole from here on, so it is read once.
+            return unsafe { ptr::read(real(slot)) };
+        }
+        // SAFETY: `read < end` (asserted): an initialised slot, read once:
+        // the bookkeeping below makes it part of the hole (ordered) or
+        // refills it (unordered).
+        let value = unsafe { ptr::read(real(slot)) };
+        if self.unordered {
+            // `read == write` in unordered mode: fill the slot from the
+            // end, as `take_current` does.
+            // SAFETY: `end > read >= buf`, so `end - 1` is in the
+            // allocation.
+            self.c.end = unsafe { prev(self.c.end) };
+            if self.c.end != slot {
+                // SAFETY: `end` (the old `end - 1`) `> read`: an
+                // initialised unvisited slot, distinct from `slot`; moving
+                // it makes `end` spare and fills `slot`.
+                unsafe { ptr::copy_nonoverlapping(real(self.c.end), real(slot), 1) };
+            }
+        } else {
+            // SAFETY: `read < end <= limit`: `read + 1` stays in bounds.
+            // The hole grows by the slot just read out.
+            self.c.read = unsafe { next(self.c.read) };
+            self.c.gap = true;
+        }
+        value
+    }
+
     /// Moves the next unvisited element to the end of the kept prefix and
     /// holds it. Returns `false` when the pass has nothing left to visit.
     ///
