@@ -53,9 +53,9 @@
 //! A function pointer (`fn(&Mob) -> bool`) also names the type, but every
 //! check is an indirect call that cannot be inlined: in the crate's entity
 //! benchmark (elements of 32 B, 10% expiring) a pass with a
-//! function-pointer predicate ran about 1.7x the time of the same pass
-//! with a closure or a unit struct at 10k elements and 1.35x at 100k,
-//! executing 1.4x the instructions.
+//! function-pointer predicate ran about 1.8x the time of the same pass
+//! with a closure or a unit struct at 10k elements and 1.45x at 100k,
+//! executing 1.1x the instructions.
 //!
 //! ```
 //! use read_write_collection::ReadWriteCollection;

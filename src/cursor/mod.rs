@@ -7,38 +7,6 @@ use crate::auto_remove::{AutoRemove, NoAutoRemove};
 use crate::error::CapacityError;
 use crate::raw::{Core, HeldRef, Pass};
 
-/// The step every walk with an active policy takes before it moves on
-/// (nothing held: the walk has settled the previous element): asks the
-/// policy about the next unvisited element where it lies, and if it says
-/// remove, takes the element out of the pass without moving it (before any
-/// user code runs: the hook or the sink `$to`, which may panic, gets an
-/// element the pass no longer has), hands it on and evaluates `$removed`.
-/// Evaluates `$end` if nothing is left to visit; falls through if the
-/// element stays (the walk then moves it on with `Core::advance`). `$end`
-/// and `$removed` leave the caller's loop or go round it.
-///
-/// Asking before the move, not after: the check reads bytes the pass has
-/// not just written, and a removed element is never copied (benches/dying.rs,
-/// `fn` pointer predicate: 0.86x the time of asking after the move; closure
-/// predicate: 28.7 instructions per element instead of 38.7, time within
-/// 3%). A macro, not a function returning what it did: as a function
-/// (inlined), the walks it went into ran 2 to 4 instructions more per
-/// element.
-macro_rules! ask_on_arrival {
-    ($core:ident, $policy:expr, $to:expr, end: $end:expr, removed: $removed:expr) => {
-        if A::ACTIVE {
-            let Some(next) = $core.peek_next() else { $end };
-            if $policy.should_remove(next) {
-                // A branch, as in `removed_by_policy`.
-                core::hint::black_box(());
-                let value = $core.take_next();
-                Removed::removed($to, $policy, value);
-                $removed
-            }
-        }
-    };
-}
-
 pub(crate) mod delegate;
 mod sink;
 pub use self::sink::{SinkCursor, SinkEntry};
@@ -50,8 +18,13 @@ macro_rules! step_body {
         $cursor.settle();
         loop {
             let core = $cursor.pass.core();
-            ask_on_arrival!(core, &mut *$cursor.policy, &mut ToHook, end: return false, removed: continue);
-            return core.advance(!A::ACTIVE);
+            if !core.advance(!A::ACTIVE) {
+                return false;
+            }
+            if removed_by_policy(core, &mut *$cursor.policy, &mut ToHook) {
+                continue;
+            }
+            return true;
         }
     }};
 }
@@ -387,14 +360,13 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
                 core.keep_current();
                 return false;
             }
-            ask_on_arrival!(core, &mut *self.policy, &mut ToHook, end: return false, removed: {
-                *left -= 1;
-                continue;
-            });
             if !core.advance(!A::ACTIVE) {
                 return false;
             }
             *left -= 1;
+            if removed_by_policy(core, &mut *self.policy, &mut ToHook) {
+                continue;
+            }
             return true;
         }
     }
@@ -438,11 +410,12 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
         self.settle();
         loop {
             let core = self.pass.core();
-            ask_on_arrival!(core, &mut *self.policy, &mut ToHook, end: break, removed: continue);
             if !core.advance(!A::ACTIVE) {
                 break;
             }
-            core.keep_current();
+            if !removed_by_policy(core, &mut *self.policy, &mut ToHook) {
+                core.keep_current();
+            }
         }
         before - self.pass.core_ref().len()
     }
@@ -471,8 +444,8 @@ impl<T, A, S: FnMut(T)> Removed<T, A> for &mut S {
     }
 }
 
-/// The step every walk takes on the element it held, when moving on from
-/// it: asks the policy, and if it says remove, takes the element out of the pass
+/// The one step every walk takes on an element it reached or held: asks
+/// the policy, and if it says remove, takes the element out of the pass
 /// (before any user code runs: the hook or the sink, which may panic, gets
 /// an element the pass no longer has) and hands it on. Returns whether it
 /// was removed; the caller keeps it otherwise.

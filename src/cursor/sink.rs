@@ -4,7 +4,7 @@
 use core::fmt;
 
 use super::delegate::{deref_to_element, entry_push_methods, sink_entry_methods};
-use super::{removed_by_policy, Cursor, Entry, Removed};
+use super::{removed_by_policy, Cursor, Entry};
 use crate::auto_remove::{AutoRemove, NoAutoRemove};
 use crate::error::CapacityError;
 
@@ -29,8 +29,13 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
         self.settle_into(sink);
         loop {
             let core = self.pass.core();
-            ask_on_arrival!(core, &mut *self.policy, &mut &mut *sink, end: return false, removed: continue);
-            return core.advance(!A::ACTIVE);
+            if !core.advance(!A::ACTIVE) {
+                return false;
+            }
+            if removed_by_policy(core, &mut *self.policy, &mut &mut *sink) {
+                continue;
+            }
+            return true;
         }
     }
 }
