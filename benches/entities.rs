@@ -57,7 +57,7 @@
 //!
 //! Run everything with `cargo bench --bench entities` (about 20 minutes on
 //! 2 cores); `python3 scripts/bench_table.py` turns the results into the
-//! README tables. Quick smoke for CI (about a minute):
+//! tables of `benches/README.md`. Quick smoke for CI (about a minute):
 //! `RWC_BENCH_SIZES=1k,100k cargo bench --bench entities -- --warm-up-time 0.1 --measurement-time 0.3 --nresamples 1000`.
 //! `RWC_BENCH_SIZES` (comma-separated, `1k`, `100k`, `1M` or plain numbers)
 //! picks the sizes; without it, `cargo bench` runs 1k, 100k and 1M and

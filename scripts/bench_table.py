@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Turn criterion's output for `benches/entities.rs` (and `benches/buffered.rs`)
-into the README's markdown tables, and optionally an SVG bar chart.
+into the markdown tables of benches/README.md, and optionally an SVG bar chart.
 
     cargo bench --bench entities
     python3 scripts/bench_table.py                    # markdown on stdout
