@@ -387,7 +387,9 @@ impl<T> Producer<T> {
     /// resolves to a [`PushPermit`](crate::PushPermit) holding that room: its
     /// [`push`](crate::PushPermit::push) cannot fail, and dropping it unused gives
     /// the room back. On an unbounded collection it resolves at once. As
-    /// tokio's `Sender::reserve`.
+    /// tokio's `Sender::reserve`. It reserves *room* under the bound, not
+    /// allocation (which is what `reserve` means on the collections, as on
+    /// `Vec`; see [Terms](crate#terms)).
     ///
     /// Cancel safety: cancel safe. Dropping the future before it resolves
     /// takes nothing (no room, no value: the value is not handed over until
