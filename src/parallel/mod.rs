@@ -1,13 +1,101 @@
-//! The parallel pass (feature `rayon`): [`ReadWriteCollection::par_traverse`].
+//! Parallel passes (feature `rayon`): [`ReadWriteCollection::par_traverse`]
+//! runs a pass's closure on rayon's current pool where that is faster and
+//! leaves the collection as [`traverse`] would, and [`par_traverse_with`]
+//! runs it as a [`ParMode`] says and reports what its parallel rounds did
+//! ([`ParStats`]). The closure is given a [`ParEntry`] (to read, write,
+//! [`remove`](ParEntry::remove) or [`push`](ParEntry::push) from, or to
+//! [`remove_and_spawn`](ParEntry::remove_and_spawn), which hands back a
+//! [`ParSpawner`]), and the collection's auto-remove policy must be a
+//! [`ParAutoRemove`], whose predicate runs on the workers.
 //!
-//! # How the result stays the serial pass's result
+//! # Examples
+//!
+//! ```
+//! use read_write_collection::ReadWriteCollection;
+//!
+//! let mut c: ReadWriteCollection<u32> = (1..=6).collect();
+//! c.par_traverse(|mut e| {
+//!     if *e % 3 == 0 {
+//!         e.remove();
+//!     } else if *e == 5 {
+//!         e.push(9); // visited later in this same pass: removed
+//!         e.push(10); // visited later in this same pass: becomes 100
+//!     } else {
+//!         *e *= 10;
+//!     }
+//! });
+//! // What `traverse` with the same closure leaves, in the same order.
+//! assert_eq!(c, [10, 20, 40, 5, 100]);
+//! ```
+//!
+//! Forcing the mode, and reading what the pass did:
+//!
+//! ```
+//! use read_write_collection::parallel::{ParMode, ParStats};
+//! use read_write_collection::ReadWriteCollection;
+//!
+//! let mut c: ReadWriteCollection<u64> = (0..100_000).collect();
+//! // For a closure known to be heavy: every round splits, nothing is timed
+//! // to decide.
+//! let stats: ParStats = c.par_traverse_with(ParMode::Parallel, |mut e| {
+//!     if *e % 2 == 1 {
+//!         e.remove();
+//!     } else if *e % 10_000 == 0 {
+//!         e.push(*e + 1); // odd: removed when the next round visits it
+//!     }
+//! });
+//! assert_eq!(stats.rounds, 2); // the 100 000 elements, then the 10 pushed
+//! // For a closure known to be cheap: `traverse`'s own loop, no round.
+//! let stats = c.par_traverse_with(ParMode::Serial, |mut e| *e /= 2);
+//! assert_eq!(stats.rounds, 0);
+//! assert_eq!(c, (0..50_000).collect::<Vec<u64>>()); // the serial order
+//! ```
+//!
+//! # When it pays
+//!
+//! - **Heavy closures, big rounds.** Splitting a round costs about 4 ns per
+//!   element and about 250 µs per round (on the machine this crate is
+//!   measured on; see [below](#when-a-round-splits)), so on two threads a
+//!   parallel round breaks even from about 8 ns of work per element in
+//!   rounds of millions of elements and 13 ns at 100k, and
+//!   [`ParMode::Auto`], which asks for a 1.5× margin, splits from about
+//!   12 ns and 20 ns respectively; under it, a cheaper closure stays serial.
+//! - **What [`ParMode::Auto`] decides** (it is what `par_traverse` runs):
+//!   each round times its start (1024 elements, then 2048 timed) and splits
+//!   its rest only when that and the time per element measured before (the
+//!   pass's last round, else the collection's last pass) both say splitting
+//!   gains, timing up to 8192 more elements when they disagree (or when a
+//!   first pass starts heavy); once a round's rest does not split, the rest
+//!   of the pass runs serially, in `traverse`'s own loop. Deciding costs a
+//!   few clock reads per pass and the out-of-line walk of the start (and of
+//!   a check). When you know better, [`par_traverse_with`] skips the
+//!   decision: [`ParMode::Serial`] for a cheap closure (`traverse`'s loop,
+//!   nothing timed), [`ParMode::Parallel`] for a heavy one (every round
+//!   split after a short serial start, however small or cheap the round).
+//! - **Always serial:** a bounded collection runs the whole pass serially,
+//!   in every mode and however far below its bound (which pushes fit
+//!   depends on the serial order); under `Auto`, so do a one-thread pool
+//!   and a pass over fewer than [`PAR_MIN_LEN`] + 3072 elements (untimed).
+//! - **The same result as `traverse`:** in every mode, for a closure whose
+//!   effect depends only on the element it is given, the collection ends
+//!   up exactly as [`traverse`] with the same closure leaves it and the
+//!   removal hook receives the same values in the serial pass's order
+//!   (in [unordered mode](crate::Mode::Unordered): the same elements as a
+//!   multiset, and the same values to the hook in another order), while
+//!   effects on the outside world happen in another order, and
+//!   concurrently; after a panic the result is the serial pass's only when
+//!   the panic came from the closure in the last part of a round, or in a
+//!   part of a round that ran serially (see [Panics](#panics)).
+//!
+//! # How it works
 //!
 //! A serial pass visits the original elements in order, then what they
 //! pushed, in push order, then what *those* pushed, and so on: a
 //! breadth-first order. The parallel pass runs it as rounds:
 //!
 //! 1. The round starts on the calling thread: the serial cursor walks
-//!    its first elements (3072, timed; see the next section). What they
+//!    its first elements (under `Auto`, 3072, the last 2048 of them timed
+//!    to decide; see [the next section](#when-a-round-splits)). What they
 //!    push goes to the end, as in the serial pass.
 //! 2. If the rest of the round is worth splitting (next section), it is
 //!    split into contiguous parts, at least four per thread and small
@@ -40,7 +128,7 @@
 //! allocates nothing; [`shrink_to_fit`](ReadWriteCollection::shrink_to_fit)
 //! frees them.
 //!
-//! # When it runs serially
+//! ## When a round splits
 //!
 //! Splitting a round costs about 4 ns per element on the machine this
 //! crate is measured on (the compaction's move of a kept element, the
@@ -53,19 +141,22 @@
 //! parallel only when the closure's time per element, over the rest of
 //! the round and shared out over the threads, saves more than that: on
 //! two threads, from about 8 ns of work per element in rounds of millions
-//! of elements, 13 ns at 100k. A rest of fewer than [`PAR_MIN_LEN`]
-//! elements is never split, so a pass over fewer than `PAR_MIN_LEN` + 3072
-//! elements runs serially, untimed, as on a one-thread pool.
+//! of elements, 13 ns at 100k (before `Auto`'s 1.5× margin, below). A rest
+//! of fewer than [`PAR_MIN_LEN`] elements is never split (under `Auto`),
+//! so a pass over fewer than `PAR_MIN_LEN` + 3072 elements runs serially,
+//! untimed, as on a one-thread pool.
 //!
 //! Each round decides from what it measures (`ParMode::Auto`):
 //!
 //! 1. Its start: 1024 elements, then 2048 timed in two halves, of which
 //!    the faster one counts (an interrupt does not make a cheap closure
 //!    look heavy).
-//! 2. An *opinion*: the time per element measured before, the pass's last
-//!    round (its parts' walks added up, as one thread's time), else the
+//! 2. An *opinion*: the time per element measured before: what this pass
+//!    measured last (its last round, the parts' walks added up, as one
+//!    thread's time; or its last timed start or check), else the
 //!    collection's last pass (the whole pass as one thread's time: every
-//!    serial walk, plus the walks of its rounds' parts).
+//!    serial walk, plus the walks of its rounds' parts; a pass forced
+//!    parallel counts its rounds' walks too).
 //! 3. Both must say that splitting the rest gains, with a 1.5× margin
 //!    (near the break-even a split gains little; a cheap closure timed
 //!    while its memory was cold and split loses 10–30 % of its pass). When
@@ -79,8 +170,10 @@
 //! whole time is the second's opinion); a cheap pass after heavy ones, or
 //! one whose first elements alone are heavy, is checked and stays serial.
 //! If the rest of the round does not split, the rest of the pass runs
-//! serially (later rounds are the earlier rounds' pushes: no bigger, no
-//! heavier).
+//! serially: later rounds are the earlier rounds' pushes, which the pass
+//! takes to be no bigger and no heavier.
+//!
+//! ## What runs serially
 //!
 //! Whatever runs serially (a whole pass too small to split, or the rest
 //! of one after its rounds) runs in `traverse`'s loop, inlined into the
@@ -89,10 +182,12 @@
 //! out-of-line walk of the start (and of a check); the result is the
 //! serial pass's either way. The first pass after a clone, a
 //! [`shrink_to_fit`](ReadWriteCollection::shrink_to_fit) or a pass that
-//! panicked forgets what the collection measured, as a new collection's
-//! first pass has nothing to go on. Bounded collections, one-thread pools
-//! and passes too small to split measure nothing and keep the last
-//! measurement.
+//! panicked on the calling thread (in a round's start or check, or in the
+//! serial rest) forgets what the collection measured, as a new
+//! collection's first pass has nothing to go on; after a panic in a
+//! parallel round, the collection keeps what it measured before that
+//! pass. Bounded collections, one-thread pools, passes too small to split
+//! and `ParMode::Serial` measure nothing and keep the last measurement.
 //!
 //! A bounded collection runs serially, however far below its bound: whether
 //! a push fits depends on every removal and push before it in the serial
@@ -100,9 +195,10 @@
 //! push (any of their elements may push any number of times) until they
 //! are done. Answering a part's push exactly would mean waiting for every
 //! earlier part at its first push, which serialises any round that pushes.
-//! Unordered mode splits too and compacts the split part in order: its
-//! result is the serial one as a multiset, and the hook receives the same
-//! values (in another order).
+//!
+//! [Unordered mode](crate::Mode::Unordered) splits too and compacts the
+//! split part in order: its result is the serial one as a multiset, and
+//! the hook receives the same values (in another order).
 //!
 //! # Panics
 //!
@@ -149,6 +245,7 @@
 //! the serial pass drops the value whose push failed.
 //!
 //! [`traverse`]: ReadWriteCollection::traverse
+//! [`par_traverse_with`]: ReadWriteCollection::par_traverse_with
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
