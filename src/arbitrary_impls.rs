@@ -112,6 +112,8 @@ fn buffered<T, A: AutoRemove<T> + Default>(
     BufferedCollection::with_policy(A::default()).with_parts(visible, pending)
 }
 
+/// Test helpers (`arbitrary`): generating a collection with this one's
+/// settings.
 #[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<T, A: Clone> ReadWriteCollection<T, A> {
     /// Generates a collection with this one's settings: its maximum length
@@ -195,6 +197,8 @@ impl<T, A: Clone> ReadWriteCollection<T, A> {
     }
 }
 
+/// Test helpers (`arbitrary`): generating a queue with this one's
+/// settings.
 #[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<T, A: AutoRemove<T> + Clone> BufferedCollection<T, A> {
     /// Generates a queue with this one's settings: its maximum length
@@ -325,6 +329,8 @@ where
     }
 }
 
+/// Test helpers (`arbitrary`): generating layers with these layers'
+/// settings.
 #[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<T, K: LayerKey, A: Clone> Layers<T, K, A> {
     /// Generates layers with these layers' settings: as many layers, each

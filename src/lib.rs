@@ -459,28 +459,28 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-#[cfg(feature = "arbitrary")]
-mod arbitrary_impls;
-pub mod auto_remove;
+// The declaration order is the order of the inherent `impl` blocks on a
+// type's rustdoc page: rustdoc lists a module's submodules first, in
+// declaration order, then its own items in source order. So the modules
+// that give the collections their methods come first (`builder` before
+// `collection`: `ReadWriteCollection::builder` is a constructor; `parallel`
+// after it), and the test generators last. (rustfmt sorts each group.)
 mod buffered;
 pub mod builder;
 mod collection;
-mod cursor;
-mod error;
 pub mod layers;
-#[cfg(all(test, loom, feature = "std"))]
-mod loom_tests;
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub mod parallel;
+
+pub mod auto_remove;
+mod cursor;
+mod error;
+#[cfg(all(test, loom, feature = "std"))]
+mod loom_tests;
 pub mod prelude;
 #[cfg(feature = "std")]
 mod producer;
-#[cfg(feature = "proptest")]
-#[cfg_attr(docsrs, doc(cfg(feature = "proptest")))]
-pub mod proptest;
-#[cfg(feature = "quickcheck")]
-mod quickcheck_impls;
 #[allow(unsafe_code)]
 mod raw;
 #[cfg(feature = "serde")]
@@ -490,17 +490,30 @@ mod settings;
 mod sync;
 mod vec_api;
 
+// The test generators' methods (`arbitrary_like`, `quickcheck_like`, ...).
+#[cfg(feature = "arbitrary")]
+mod arbitrary_impls;
+#[cfg(feature = "proptest")]
+#[cfg_attr(docsrs, doc(cfg(feature = "proptest")))]
+pub mod proptest;
+#[cfg(feature = "quickcheck")]
+mod quickcheck_impls;
+
+#[doc(inline)]
 pub use auto_remove::{AutoRemove, NoAutoRemove, WithHook};
 pub use buffered::BufferedCollection;
+#[doc(inline)]
 pub use builder::Builder;
 pub use collection::ReadWriteCollection;
 pub use cursor::{Cursor, Entry, SinkCursor, SinkEntry, Spawner};
 pub use error::CapacityError;
 #[cfg(feature = "std")]
 pub use error::{PushTimeoutError, TryPushError, WaitError, WaitTimeoutError};
+#[doc(inline)]
 pub use layers::{LayerEntry, LayerKey, LayerSinkEntry, Layers, LayersCursor, LayersSinkCursor};
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
+#[doc(inline)]
 pub use parallel::{ParAutoRemove, ParEntry, ParSpawner};
 #[cfg(feature = "async")]
 pub use producer::{

@@ -59,6 +59,8 @@ where
     }
 }
 
+/// Test helpers (`quickcheck`): generating and shrinking with this
+/// collection's settings.
 #[cfg_attr(docsrs, doc(cfg(feature = "quickcheck")))]
 impl<T: Arbitrary, A: Clone> ReadWriteCollection<T, A> {
     /// Generates a collection with this one's settings (maximum length,
@@ -203,6 +205,8 @@ where
     }
 }
 
+/// Test helpers (`quickcheck`): generating and shrinking with this
+/// queue's settings.
 #[cfg_attr(docsrs, doc(cfg(feature = "quickcheck")))]
 impl<T: Arbitrary, A: AutoRemove<T> + Clone> BufferedCollection<T, A> {
     /// Generates a queue with this one's settings (maximum length,
@@ -362,6 +366,8 @@ where
     }
 }
 
+/// Test helpers (`quickcheck`): generating and shrinking with these
+/// layers' settings.
 #[cfg_attr(docsrs, doc(cfg(feature = "quickcheck")))]
 impl<T: Arbitrary, K: LayerKey, A: Clone> Layers<T, K, A> {
     /// Generates layers with these layers' settings: as many layers, each

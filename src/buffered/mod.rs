@@ -105,6 +105,28 @@ the `event_queue` example for the whole loop.
 /// }
 /// assert_eq!(frames, [[3], [2], [1], [0]]);
 /// ```
+///
+/// A [`Producer`](crate::Producer) pushes from another thread; its pushes
+/// wait, like the collection's own, for the next `commit` (feature `std`):
+///
+#[cfg_attr(feature = "std", doc = "```")]
+#[cfg_attr(not(feature = "std"), doc = "```ignore")]
+/// use read_write_collection::BufferedCollection;
+///
+/// let mut events = BufferedCollection::new();
+/// let producer = events.producer(); // `Send` and `Clone`: one per thread
+/// let network = std::thread::spawn(move || {
+///     for id in 1..=3 {
+///         producer.push(id).unwrap(); // `Err` only once `events` is closed
+///     }
+/// });
+/// events.push(0); // the collection's own pushes go first at commit
+/// network.join().unwrap();
+/// assert!(events.is_empty()); // everything is still pending
+/// assert_eq!(events.pending_len(), 4);
+/// assert_eq!(events.commit(), 4);
+/// assert_eq!(events.as_slice(), [0, 1, 2, 3]);
+/// ```
 pub struct BufferedCollection<T, A = NoAutoRemove> {
     pub(crate) store: Store<T>,
     pub(crate) pending: Vec<T>,
@@ -121,11 +143,7 @@ pub struct BufferedCollection<T, A = NoAutoRemove> {
     producers_made: AtomicBool,
 }
 
-// The visible side's `Vec` methods: the one implementation shared with
-// `ReadWriteCollection`. Only methods that never add visible elements: a
-// value reaches the visible side through the pending buffer and `commit`.
-crate::vec_api::vec_mirror!(BufferedCollection, "visible elements");
-
+/// Constructors.
 impl<T> BufferedCollection<T> {
     /// An empty collection.
     ///
@@ -264,119 +282,11 @@ impl<T> BufferedCollection<T> {
     }
 }
 
-/// What the generators (`arbitrary`, `quickcheck`, `proptest`) build on.
-#[cfg(any(feature = "arbitrary", feature = "quickcheck", feature = "proptest"))]
-impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
-    /// An empty queue with this one's settings (maximum length, mode,
-    /// shrink policy) and a clone of its policy.
-    pub(crate) fn empty_like(&self) -> Self
-    where
-        A: Clone,
-    {
-        let mut c = BufferedCollection::with_policy(self.policy.clone());
-        c.set_max_len(self.max_len());
-        c.set_mode(self.mode());
-        c.set_shrink_policy(self.shrink_policy());
-        c
-    }
-
-    /// This (new, empty) queue holding `visible` as its visible elements
-    /// and `pending` as its local pending ones; the caller keeps them
-    /// within the bound.
-    pub(crate) fn with_parts(mut self, visible: Vec<T>, pending: Vec<T>) -> Self {
-        debug_assert!(self.is_empty() && self.pending_len() == 0);
-        // Nothing pending and no producer: `commit` moves exactly
-        // `visible` into the visible part.
-        self.extend(visible);
-        self.commit();
-        self.extend(pending);
-        self
-    }
-}
-
+/// The queue: [`push`](Self::push) and [`try_push`](Self::try_push) add to the
+/// pending buffer, [`commit`](Self::commit) appends everything pending to the
+/// visible elements. (With the `std` feature, producers push from other
+/// threads: see [`producer`](Self::producer).)
 impl<T, A> BufferedCollection<T, A> {
-    /// Adds a removal hook; see [`ReadWriteCollection::with_removal_hook`](crate::ReadWriteCollection::with_removal_hook).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::BufferedCollection;
-    ///
-    /// let mut expired = Vec::new();
-    /// let mut c = BufferedCollection::with_auto_remove(|n: &u8| *n == 0)
-    ///     .with_removal_hook(|n| expired.push(n));
-    /// c.extend([0, 1]);
-    /// c.commit();
-    /// c.prune();
-    /// drop(c);
-    /// assert_eq!(expired, [0]);
-    /// ```
-    #[must_use]
-    pub fn with_removal_hook<H: FnMut(T)>(self, hook: H) -> BufferedCollection<T, WithHook<A, H>> {
-        BufferedCollection {
-            store: self.store,
-            pending: self.pending,
-            policy: WithHook {
-                policy: self.policy,
-                hook,
-            },
-            max: self.max,
-            #[cfg(feature = "std")]
-            link: self.link,
-            #[cfg(feature = "std")]
-            producers_made: self.producers_made,
-        }
-    }
-
-    /// The number of elements the next [`commit`](Self::commit) would
-    /// append: local pending pushes plus producers' pushes so far.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::BufferedCollection;
-    ///
-    /// let mut c = BufferedCollection::new();
-    /// c.push('a');
-    /// c.producer().push('b').unwrap();
-    /// assert_eq!(c.pending_len(), 2);
-    /// ```
-    pub fn pending_len(&self) -> usize {
-        #[cfg(feature = "std")]
-        {
-            self.pending.len() + self.link.len()
-        }
-        #[cfg(not(feature = "std"))]
-        {
-            self.pending.len()
-        }
-    }
-
-    /// The elements this collection pushed itself (its `push`, and pushes
-    /// from its traversals) and has not committed yet, in push order.
-    /// Elements pushed through [`Producer`](crate::Producer)s are not in it: they wait in
-    /// the producers' queue until [`commit`](Self::commit), and
-    /// [`pending_len`](Self::pending_len) counts both.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::BufferedCollection;
-    ///
-    /// let mut c = BufferedCollection::new();
-    /// c.push(1);
-    /// c.push(2);
-    /// c.producer().push(3).unwrap();
-    /// assert_eq!(c.local_pending(), [1, 2]);
-    /// assert_eq!(c.pending_len(), 3); // the producer's push counts too
-    /// c.commit();
-    /// assert_eq!(c.as_slice(), [1, 2, 3]);
-    /// ```
-    #[inline]
-    pub fn local_pending(&self) -> &[T] {
-        &self.pending
-    }
-
     /// Adds `value` to the pending buffer; it becomes visible at the next
     /// [`commit`](Self::commit).
     ///
@@ -435,6 +345,96 @@ impl<T, A> BufferedCollection<T, A> {
         }
         self.pending.push(value);
         Ok(())
+    }
+
+    /// Appends everything pending (see [the order](BufferedCollection#order-at-commit))
+    /// to the visible elements and returns how many it appended.
+    ///
+    /// O(pending), O(1) when nothing is visible (the buffers are swapped).
+    /// Buffers are reused: a steady loop allocates nothing once the buffers
+    /// have grown to their working size.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// let mut c = BufferedCollection::new();
+    /// c.push(1);
+    /// c.push(2);
+    /// assert_eq!(c.commit(), 2);
+    /// assert_eq!(c.as_slice(), [1, 2]);
+    /// assert_eq!(c.pending_len(), 0);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If the visible buffer cannot grow (capacity overflow). Whatever was
+    /// not appended then stays pending, in order.
+    pub fn commit(&mut self) -> usize {
+        let before = self.store.vec.len();
+        if before == 0 {
+            // Nothing visible: the pending buffer becomes the visible one
+            // (no copy) and the old visible buffer collects the next pushes.
+            core::mem::swap(&mut self.store.vec, &mut self.pending);
+        } else {
+            self.store.vec.append(&mut self.pending);
+        }
+        // Until a producer exists, nothing can be queued: no lock to take.
+        #[cfg(feature = "std")]
+        if self.producers_made.load(Ordering::Relaxed) {
+            self.link.take_into(&mut self.store.vec);
+        }
+        self.store.vec.len() - before
+    }
+
+    /// The number of elements the next [`commit`](Self::commit) would
+    /// append: local pending pushes plus producers' pushes so far.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// let mut c = BufferedCollection::new();
+    /// c.push('a');
+    /// c.producer().push('b').unwrap();
+    /// assert_eq!(c.pending_len(), 2);
+    /// ```
+    pub fn pending_len(&self) -> usize {
+        #[cfg(feature = "std")]
+        {
+            self.pending.len() + self.link.len()
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            self.pending.len()
+        }
+    }
+
+    /// The elements this collection pushed itself (its `push`, and pushes
+    /// from its traversals) and has not committed yet, in push order.
+    /// Elements pushed through [`Producer`](crate::Producer)s are not in it: they wait in
+    /// the producers' queue until [`commit`](Self::commit), and
+    /// [`pending_len`](Self::pending_len) counts both.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// let mut c = BufferedCollection::new();
+    /// c.push(1);
+    /// c.push(2);
+    /// c.producer().push(3).unwrap();
+    /// assert_eq!(c.local_pending(), [1, 2]);
+    /// assert_eq!(c.pending_len(), 3); // the producer's push counts too
+    /// c.commit();
+    /// assert_eq!(c.as_slice(), [1, 2, 3]);
+    /// ```
+    #[inline]
+    pub fn local_pending(&self) -> &[T] {
+        &self.pending
     }
 
     /// The visible and local pending elements (a bounded collection never
@@ -497,7 +497,151 @@ impl<T, A> BufferedCollection<T, A> {
             self.max
         }
     }
+}
 
+/// Passes over the visible elements: [`cursor`](Self::cursor) walks them,
+/// removing the element in hand; its pushes wait for the next
+/// [`commit`](Self::commit). [`traverse`](Self::traverse) is the closure form,
+/// [`prune`](Self::prune) runs only the auto-remove policy.
+impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
+    /// Starts a traversal of the visible elements; pushes made through it
+    /// go to the pending buffer. See [`Cursor`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// let mut c: BufferedCollection<i32> = vec![1, 2].into();
+    /// let mut cursor = c.cursor();
+    /// while let Some(mut e) = cursor.next() {
+    ///     e.push(*e * 10); // pending: not visited now
+    /// }
+    /// drop(cursor);
+    /// assert_eq!(c.as_slice(), [1, 2]);
+    /// assert_eq!(c.local_pending(), [10, 20]);
+    /// ```
+    #[inline]
+    pub fn cursor(&mut self) -> Cursor<'_, T, A> {
+        self.prepare_pass();
+        Cursor::new(
+            Pass::begin(&mut self.store, Some(&mut self.pending)),
+            &mut self.policy,
+        )
+    }
+
+    /// The closure form of a traversal; see [`ReadWriteCollection::traverse`](crate::ReadWriteCollection::traverse).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// let mut c: BufferedCollection<i32> = vec![1, 2, 3].into();
+    /// c.traverse(|e| if *e == 2 { e.remove(); });
+    /// assert_eq!(c.as_slice(), [1, 3]);
+    /// ```
+    pub fn traverse<F>(&mut self, f: F)
+    where
+        F: FnMut(Entry<'_, T>),
+    {
+        // Released also when `f` panics: the pass's removals free room for
+        // blocked producers either way.
+        let this = ReleaseOnDrop(self);
+        this.0.cursor().for_each(f);
+    }
+
+    /// Applies the auto-remove policy to the visible elements; returns how
+    /// many it removed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// let mut c = BufferedCollection::with_auto_remove(|n: &i32| *n > 1);
+    /// c.extend([1, 2, 3]);
+    /// c.commit();
+    /// assert_eq!(c.prune(), 2);
+    /// ```
+    pub fn prune(&mut self) -> usize {
+        let this = ReleaseOnDrop(self);
+        this.0.cursor().run_policy()
+    }
+}
+
+/// Hands the room a pass freed in a bounded collection to blocked
+/// producers when dropped: after the pass, also when user code in it
+/// panicked (the cursor has completed the pass by then).
+struct ReleaseOnDrop<'a, T, A>(&'a mut BufferedCollection<T, A>);
+
+impl<T, A> Drop for ReleaseOnDrop<'_, T, A> {
+    fn drop(&mut self) {
+        self.0.release();
+    }
+}
+
+/// Removal sinks: passes that hand every removed element to a closure.
+impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
+    /// Starts a traversal of the visible elements whose removed elements
+    /// go to `sink`, in removal order; see [`SinkCursor`](crate::SinkCursor).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// let mut events: BufferedCollection<u32> = vec![1, 2, 3].into();
+    /// let mut handled = Vec::new();
+    /// let mut cursor = events.cursor_with_sink(|e| handled.push(e));
+    /// while let Some(mut e) = cursor.next() {
+    ///     if *e == 2 {
+    ///         e.push(20); // pending: the next commit
+    ///     }
+    ///     e.remove_to_sink();
+    /// }
+    /// drop(cursor);
+    /// assert_eq!(handled, [1, 2, 3]);
+    /// assert_eq!(events.local_pending(), [20]);
+    /// ```
+    #[inline]
+    pub fn cursor_with_sink<S: FnMut(T)>(
+        &mut self,
+        sink: S,
+    ) -> crate::cursor::SinkCursor<'_, T, S, A> {
+        crate::cursor::SinkCursor::new(self.cursor(), sink)
+    }
+
+    /// The closure form of [`cursor_with_sink`](Self::cursor_with_sink).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// let mut q = BufferedCollection::with_auto_remove(|n: &i32| *n < 0);
+    /// q.extend([-1, 2, -3]);
+    /// q.commit();
+    /// let mut dropped = 0;
+    /// q.traverse_with_sink(|_| dropped += 1, |_| {});
+    /// assert_eq!(dropped, 2);
+    /// assert_eq!(q.as_slice(), [2]);
+    /// ```
+    #[inline]
+    pub fn traverse_with_sink<S, F>(&mut self, sink: S, f: F)
+    where
+        S: FnMut(T),
+        F: FnMut(crate::cursor::SinkEntry<'_, T, S>),
+    {
+        let this = ReleaseOnDrop(self);
+        this.0.cursor_with_sink(sink).for_each(f);
+    }
+}
+
+/// Settings: the maximum length (of the visible and pending elements
+/// together), the traversal mode, the shrink policy and the auto-remove
+/// policy, as on [`ReadWriteCollection`](crate::ReadWriteCollection).
+impl<T, A> BufferedCollection<T, A> {
     /// The maximum number of visible and pending elements together, or
     /// `None` if the collection is unbounded.
     ///
@@ -551,47 +695,154 @@ impl<T, A> BufferedCollection<T, A> {
         self.store.max = max;
     }
 
-    /// Appends everything pending (see [the order](BufferedCollection#order-at-commit))
-    /// to the visible elements and returns how many it appended.
+    /// How traversals fill removed slots.
     ///
-    /// O(pending), O(1) when nothing is visible (the buffers are swapped).
-    /// Buffers are reused: a steady loop allocates nothing once the buffers
-    /// have grown to their working size.
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{BufferedCollection, Mode};
+    ///
+    /// let q: BufferedCollection<u8> = BufferedCollection::new();
+    /// assert_eq!(q.mode(), Mode::Ordered);
+    /// ```
+    #[inline]
+    pub fn mode(&self) -> crate::settings::Mode {
+        if self.store.unordered {
+            crate::settings::Mode::Unordered
+        } else {
+            crate::settings::Mode::Ordered
+        }
+    }
+
+    /// Sets how traversals fill removed slots: [`Mode::Unordered`](crate::Mode::Unordered)
+    /// moves the last visible element into a removed one's slot (fewer
+    /// moves, order not kept). Pending elements are appended in order by
+    /// `commit` either way.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{BufferedCollection, Mode};
+    ///
+    /// let mut q: BufferedCollection<u8> = vec![1, 2, 3].into();
+    /// q.set_mode(Mode::Unordered);
+    /// q.traverse(|e| if *e == 1 { e.remove(); });
+    /// assert_eq!(q.as_slice(), [3, 2]);
+    /// ```
+    #[inline]
+    pub fn set_mode(&mut self, mode: crate::settings::Mode) {
+        self.store.unordered = mode == crate::settings::Mode::Unordered;
+    }
+
+    /// The shrink policy, if any.
     ///
     /// # Examples
     ///
     /// ```
     /// use read_write_collection::BufferedCollection;
     ///
-    /// let mut c = BufferedCollection::new();
-    /// c.push(1);
-    /// c.push(2);
-    /// assert_eq!(c.commit(), 2);
-    /// assert_eq!(c.as_slice(), [1, 2]);
-    /// assert_eq!(c.pending_len(), 0);
+    /// assert_eq!(BufferedCollection::<u8>::new().shrink_policy(), None);
     /// ```
-    ///
-    /// # Panics
-    ///
-    /// If the visible buffer cannot grow (capacity overflow). Whatever was
-    /// not appended then stays pending, in order.
-    pub fn commit(&mut self) -> usize {
-        let before = self.store.vec.len();
-        if before == 0 {
-            // Nothing visible: the pending buffer becomes the visible one
-            // (no copy) and the old visible buffer collects the next pushes.
-            core::mem::swap(&mut self.store.vec, &mut self.pending);
-        } else {
-            self.store.vec.append(&mut self.pending);
-        }
-        // Until a producer exists, nothing can be queued: no lock to take.
-        #[cfg(feature = "std")]
-        if self.producers_made.load(Ordering::Relaxed) {
-            self.link.take_into(&mut self.store.vec);
-        }
-        self.store.vec.len() - before
+    #[inline]
+    pub fn shrink_policy(&self) -> Option<crate::settings::ShrinkPolicy> {
+        self.store.shrink
     }
 
+    /// Sets (or with `None` turns off) the shrink policy of the visible
+    /// elements' buffer, applied when a traversal ends; see
+    /// [`ShrinkPolicy`](crate::ShrinkPolicy).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{BufferedCollection, ShrinkPolicy};
+    ///
+    /// let mut q: BufferedCollection<u8> = BufferedCollection::new();
+    /// q.set_shrink_policy(Some(ShrinkPolicy::new(10, 30)));
+    /// assert_eq!(q.shrink_policy(), Some(ShrinkPolicy::new(10, 30)));
+    /// ```
+    #[inline]
+    pub fn set_shrink_policy(&mut self, policy: Option<crate::settings::ShrinkPolicy>) {
+        self.store.shrink = policy;
+        self.store.low_passes = 0;
+    }
+
+    /// The auto-remove policy.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{BufferedCollection, NoAutoRemove};
+    ///
+    /// let c: BufferedCollection<u8> = BufferedCollection::new();
+    /// assert_eq!(*c.policy(), NoAutoRemove);
+    /// ```
+    #[inline]
+    pub fn policy(&self) -> &A {
+        &self.policy
+    }
+
+    /// The auto-remove policy, mutably.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{AutoRemove, BufferedCollection};
+    ///
+    /// struct Above(i32);
+    /// impl AutoRemove<i32> for Above {
+    ///     fn should_remove(&mut self, n: &i32) -> bool { *n > self.0 }
+    /// }
+    ///
+    /// let mut c = BufferedCollection::with_policy(Above(10));
+    /// c.extend([5, 15]);
+    /// c.commit();
+    /// c.policy_mut().0 = 1;
+    /// c.prune();
+    /// assert!(c.is_empty());
+    /// ```
+    #[inline]
+    pub fn policy_mut(&mut self) -> &mut A {
+        &mut self.policy
+    }
+
+    /// Adds a removal hook; see [`ReadWriteCollection::with_removal_hook`](crate::ReadWriteCollection::with_removal_hook).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::BufferedCollection;
+    ///
+    /// let mut expired = Vec::new();
+    /// let mut c = BufferedCollection::with_auto_remove(|n: &u8| *n == 0)
+    ///     .with_removal_hook(|n| expired.push(n));
+    /// c.extend([0, 1]);
+    /// c.commit();
+    /// c.prune();
+    /// drop(c);
+    /// assert_eq!(expired, [0]);
+    /// ```
+    #[must_use]
+    pub fn with_removal_hook<H: FnMut(T)>(self, hook: H) -> BufferedCollection<T, WithHook<A, H>> {
+        BufferedCollection {
+            store: self.store,
+            pending: self.pending,
+            policy: WithHook {
+                policy: self.policy,
+                hook,
+            },
+            max: self.max,
+            #[cfg(feature = "std")]
+            link: self.link,
+            #[cfg(feature = "std")]
+            producers_made: self.producers_made,
+        }
+    }
+}
+
+/// The `Vec` surface of the visible side: clearing, taking the elements
+/// out and reserving; then the `Vec` methods that never add elements.
+impl<T, A> BufferedCollection<T, A> {
     /// Removes every visible element. Pending ones stay.
     ///
     /// # Examples
@@ -740,256 +991,6 @@ impl<T, A> BufferedCollection<T, A> {
         visible
     }
 
-    /// The auto-remove policy.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::{BufferedCollection, NoAutoRemove};
-    ///
-    /// let c: BufferedCollection<u8> = BufferedCollection::new();
-    /// assert_eq!(*c.policy(), NoAutoRemove);
-    /// ```
-    #[inline]
-    pub fn policy(&self) -> &A {
-        &self.policy
-    }
-
-    /// The auto-remove policy, mutably.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::{AutoRemove, BufferedCollection};
-    ///
-    /// struct Above(i32);
-    /// impl AutoRemove<i32> for Above {
-    ///     fn should_remove(&mut self, n: &i32) -> bool { *n > self.0 }
-    /// }
-    ///
-    /// let mut c = BufferedCollection::with_policy(Above(10));
-    /// c.extend([5, 15]);
-    /// c.commit();
-    /// c.policy_mut().0 = 1;
-    /// c.prune();
-    /// assert!(c.is_empty());
-    /// ```
-    #[inline]
-    pub fn policy_mut(&mut self) -> &mut A {
-        &mut self.policy
-    }
-}
-
-impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
-    /// Starts a traversal of the visible elements; pushes made through it
-    /// go to the pending buffer. See [`Cursor`].
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::BufferedCollection;
-    ///
-    /// let mut c: BufferedCollection<i32> = vec![1, 2].into();
-    /// let mut cursor = c.cursor();
-    /// while let Some(mut e) = cursor.next() {
-    ///     e.push(*e * 10); // pending: not visited now
-    /// }
-    /// drop(cursor);
-    /// assert_eq!(c.as_slice(), [1, 2]);
-    /// assert_eq!(c.local_pending(), [10, 20]);
-    /// ```
-    #[inline]
-    pub fn cursor(&mut self) -> Cursor<'_, T, A> {
-        self.prepare_pass();
-        Cursor::new(
-            Pass::begin(&mut self.store, Some(&mut self.pending)),
-            &mut self.policy,
-        )
-    }
-
-    /// The closure form of a traversal; see [`ReadWriteCollection::traverse`](crate::ReadWriteCollection::traverse).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::BufferedCollection;
-    ///
-    /// let mut c: BufferedCollection<i32> = vec![1, 2, 3].into();
-    /// c.traverse(|e| if *e == 2 { e.remove(); });
-    /// assert_eq!(c.as_slice(), [1, 3]);
-    /// ```
-    pub fn traverse<F>(&mut self, f: F)
-    where
-        F: FnMut(Entry<'_, T>),
-    {
-        // Released also when `f` panics: the pass's removals free room for
-        // blocked producers either way.
-        let this = ReleaseOnDrop(self);
-        this.0.cursor().for_each(f);
-    }
-
-    /// Applies the auto-remove policy to the visible elements; returns how
-    /// many it removed.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::BufferedCollection;
-    ///
-    /// let mut c = BufferedCollection::with_auto_remove(|n: &i32| *n > 1);
-    /// c.extend([1, 2, 3]);
-    /// c.commit();
-    /// assert_eq!(c.prune(), 2);
-    /// ```
-    pub fn prune(&mut self) -> usize {
-        let this = ReleaseOnDrop(self);
-        this.0.cursor().run_policy()
-    }
-}
-
-/// Hands the room a pass freed in a bounded collection to blocked
-/// producers when dropped: after the pass, also when user code in it
-/// panicked (the cursor has completed the pass by then).
-struct ReleaseOnDrop<'a, T, A>(&'a mut BufferedCollection<T, A>);
-
-impl<T, A> Drop for ReleaseOnDrop<'_, T, A> {
-    fn drop(&mut self) {
-        self.0.release();
-    }
-}
-
-/// Removal sinks: passes that hand every removed element to a closure.
-impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
-    /// Starts a traversal of the visible elements whose removed elements
-    /// go to `sink`, in removal order; see [`SinkCursor`](crate::SinkCursor).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::BufferedCollection;
-    ///
-    /// let mut events: BufferedCollection<u32> = vec![1, 2, 3].into();
-    /// let mut handled = Vec::new();
-    /// let mut cursor = events.cursor_with_sink(|e| handled.push(e));
-    /// while let Some(mut e) = cursor.next() {
-    ///     if *e == 2 {
-    ///         e.push(20); // pending: the next commit
-    ///     }
-    ///     e.remove_to_sink();
-    /// }
-    /// drop(cursor);
-    /// assert_eq!(handled, [1, 2, 3]);
-    /// assert_eq!(events.local_pending(), [20]);
-    /// ```
-    #[inline]
-    pub fn cursor_with_sink<S: FnMut(T)>(
-        &mut self,
-        sink: S,
-    ) -> crate::cursor::SinkCursor<'_, T, S, A> {
-        crate::cursor::SinkCursor::new(self.cursor(), sink)
-    }
-
-    /// The closure form of [`cursor_with_sink`](Self::cursor_with_sink).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::BufferedCollection;
-    ///
-    /// let mut q = BufferedCollection::with_auto_remove(|n: &i32| *n < 0);
-    /// q.extend([-1, 2, -3]);
-    /// q.commit();
-    /// let mut dropped = 0;
-    /// q.traverse_with_sink(|_| dropped += 1, |_| {});
-    /// assert_eq!(dropped, 2);
-    /// assert_eq!(q.as_slice(), [2]);
-    /// ```
-    #[inline]
-    pub fn traverse_with_sink<S, F>(&mut self, sink: S, f: F)
-    where
-        S: FnMut(T),
-        F: FnMut(crate::cursor::SinkEntry<'_, T, S>),
-    {
-        let this = ReleaseOnDrop(self);
-        this.0.cursor_with_sink(sink).for_each(f);
-    }
-}
-
-/// Traversal settings: mode, shrink policy and room, as on
-/// [`ReadWriteCollection`](crate::ReadWriteCollection).
-impl<T, A> BufferedCollection<T, A> {
-    /// How traversals fill removed slots.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::{BufferedCollection, Mode};
-    ///
-    /// let q: BufferedCollection<u8> = BufferedCollection::new();
-    /// assert_eq!(q.mode(), Mode::Ordered);
-    /// ```
-    #[inline]
-    pub fn mode(&self) -> crate::settings::Mode {
-        if self.store.unordered {
-            crate::settings::Mode::Unordered
-        } else {
-            crate::settings::Mode::Ordered
-        }
-    }
-
-    /// Sets how traversals fill removed slots: [`Mode::Unordered`](crate::Mode::Unordered)
-    /// moves the last visible element into a removed one's slot (fewer
-    /// moves, order not kept). Pending elements are appended in order by
-    /// `commit` either way.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::{BufferedCollection, Mode};
-    ///
-    /// let mut q: BufferedCollection<u8> = vec![1, 2, 3].into();
-    /// q.set_mode(Mode::Unordered);
-    /// q.traverse(|e| if *e == 1 { e.remove(); });
-    /// assert_eq!(q.as_slice(), [3, 2]);
-    /// ```
-    #[inline]
-    pub fn set_mode(&mut self, mode: crate::settings::Mode) {
-        self.store.unordered = mode == crate::settings::Mode::Unordered;
-    }
-
-    /// The shrink policy, if any.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::BufferedCollection;
-    ///
-    /// assert_eq!(BufferedCollection::<u8>::new().shrink_policy(), None);
-    /// ```
-    #[inline]
-    pub fn shrink_policy(&self) -> Option<crate::settings::ShrinkPolicy> {
-        self.store.shrink
-    }
-
-    /// Sets (or with `None` turns off) the shrink policy of the visible
-    /// elements' buffer, applied when a traversal ends; see
-    /// [`ShrinkPolicy`](crate::ShrinkPolicy).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::{BufferedCollection, ShrinkPolicy};
-    ///
-    /// let mut q: BufferedCollection<u8> = BufferedCollection::new();
-    /// q.set_shrink_policy(Some(ShrinkPolicy::new(10, 30)));
-    /// assert_eq!(q.shrink_policy(), Some(ShrinkPolicy::new(10, 30)));
-    /// ```
-    #[inline]
-    pub fn set_shrink_policy(&mut self, policy: Option<crate::settings::ShrinkPolicy>) {
-        self.store.shrink = policy;
-        self.store.low_passes = 0;
-    }
-
     /// Reserves room for at least `additional` more visible elements (never
     /// past the bound).
     ///
@@ -1017,5 +1018,40 @@ impl<T, A> BufferedCollection<T, A> {
                 .saturating_sub(self.store.vec.len() + self.pending.len());
             self.store.vec.reserve_exact(additional.min(room));
         }
+    }
+}
+
+// The visible side's `Vec` methods: the one implementation shared with
+// `ReadWriteCollection`. Only methods that never add visible elements: a
+// value reaches the visible side through the pending buffer and `commit`.
+crate::vec_api::vec_mirror!(BufferedCollection, "visible elements");
+
+/// What the generators (`arbitrary`, `quickcheck`, `proptest`) build on.
+#[cfg(any(feature = "arbitrary", feature = "quickcheck", feature = "proptest"))]
+impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
+    /// An empty queue with this one's settings (maximum length, mode,
+    /// shrink policy) and a clone of its policy.
+    pub(crate) fn empty_like(&self) -> Self
+    where
+        A: Clone,
+    {
+        let mut c = BufferedCollection::with_policy(self.policy.clone());
+        c.set_max_len(self.max_len());
+        c.set_mode(self.mode());
+        c.set_shrink_policy(self.shrink_policy());
+        c
+    }
+
+    /// This (new, empty) queue holding `visible` as its visible elements
+    /// and `pending` as its local pending ones; the caller keeps them
+    /// within the bound.
+    pub(crate) fn with_parts(mut self, visible: Vec<T>, pending: Vec<T>) -> Self {
+        debug_assert!(self.is_empty() && self.pending_len() == 0);
+        // Nothing pending and no producer: `commit` moves exactly
+        // `visible` into the visible part.
+        self.extend(visible);
+        self.commit();
+        self.extend(pending);
+        self
     }
 }

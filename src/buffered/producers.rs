@@ -8,6 +8,8 @@ use super::BufferedCollection;
 use crate::error::{WaitError, WaitTimeoutError};
 use crate::producer::{Producer, ProducerOrder, Waited};
 
+/// Producers: [`producer`](Self::producer) hands out a handle that pushes
+/// from any thread; closing, arrival order, and waiting for pushes.
 impl<T, A> BufferedCollection<T, A> {
     /// A handle that pushes into this collection's pending side from any
     /// thread; see [`Producer`].

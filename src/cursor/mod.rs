@@ -116,6 +116,8 @@ pub struct Cursor<'a, T, A: AutoRemove<T> = NoAutoRemove> {
     policy: &'a mut A,
 }
 
+/// Stepping: [`next`](Self::next) lends the next element; pushing into the
+/// pass, what is left of it, and [`finish`](Self::finish).
 impl<'a, T, A: AutoRemove<T>> Cursor<'a, T, A> {
     #[inline]
     pub(crate) fn new(pass: Pass<'a, T>, policy: &'a mut A) -> Self {
@@ -335,6 +337,8 @@ impl<'a, T, A: AutoRemove<T>> Cursor<'a, T, A> {
     }
 }
 
+/// The crate's own walks (`traverse`, `prune`, the layered and parallel
+/// passes) on top of stepping.
 impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
     /// The address of the store this cursor's pass runs on (only
     /// compared: see `layers::raw::Layered::release`).
@@ -538,6 +542,7 @@ pub struct Entry<'c, T> {
     held: HeldRef<'c, T>,
 }
 
+/// The element in hand: take it out, or push elements this pass visits.
 impl<T> Entry<'_, T> {
     /// Removes the element from the collection and returns it.
     ///
@@ -623,6 +628,7 @@ impl<T> Entry<'_, T> {
     }
 }
 
+/// Removing the element and keeping a handle that pushes.
 impl<'c, T> Entry<'c, T> {
     /// Removes the element and returns it together with a [`Spawner`] that
     /// keeps pushing into this traversal: a split ("this bullet dies and
@@ -675,6 +681,7 @@ pub struct Spawner<'c, T> {
     core: &'c mut crate::raw::Core<T>,
 }
 
+/// Pushing into the pass after the entry is gone.
 impl<T> Spawner<'_, T> {
     /// Appends `value`; the traversal visits it after everything already
     /// queued (in a [`BufferedCollection`](crate::BufferedCollection) it goes

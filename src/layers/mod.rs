@@ -116,6 +116,7 @@ pub struct Layers<T, K = usize, A = NoAutoRemove> {
     _key: PhantomData<fn(K)>,
 }
 
+/// Constructors.
 impl<T, K: LayerKey> Layers<T, K> {
     /// `count` empty, enabled, visible layers without auto-remove policy
     /// or bound; use [`from_collections`](Layers::from_collections) for
@@ -142,6 +143,8 @@ impl<T, K: LayerKey> Layers<T, K> {
     }
 }
 
+/// Building from collections, the layers and their elements, and each
+/// layer's enabled and visible flags.
 impl<T, K: LayerKey, A> Layers<T, K, A> {
     /// Layers made of the given collections, in order, all enabled and
     /// visible. Lets each layer have its own bound, mode, shrink policy
