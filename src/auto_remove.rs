@@ -19,6 +19,14 @@
 //! Outside traversals, [`prune`](crate::ReadWriteCollection::prune)
 //! applies it once to every element.
 //!
+//! The second call reads the element back from memory right after the
+//! loop body wrote it, where a loop that tests the value it just computed
+//! tests a register: in the crate's benchmark of a frame where a tenth of
+//! 32-byte entities die, a closure predicate took 1.2-1.3x the time of
+//! the same loop written by hand with the two checks. When the loop body
+//! already knows that an element dies (it computed its life), an explicit
+//! [`Entry::remove`](crate::Entry::remove) there is the faster form.
+//!
 //! # Naming the type
 //!
 //! Every closure has its own type, so a collection with a predicate is

@@ -69,7 +69,7 @@
 //! | a list walked every frame; elements die and spawn, spawns are handled this frame | [`ReadWriteCollection`] and its [`Cursor`] |
 //! | the same, but order does not matter and you want fewer moves | [`ReadWriteCollection`] with [`Mode::Unordered`] |
 //! | a hard cap (particles, bullets) | [`ReadWriteCollection::bounded`] with `try_push` |
-//! | elements that expire on their own (a TTL, a dead flag) | [`ReadWriteCollection::with_auto_remove`] (+ [`with_removal_hook`](ReadWriteCollection::with_removal_hook)) |
+//! | elements that expire on their own (a TTL, a dead flag) | [`ReadWriteCollection::with_auto_remove`] (+ [`with_removal_hook`](ReadWriteCollection::with_removal_hook)); the predicate is checked on arrival and again on moving on, which costs time against a loop body that tests and removes itself (see [`auto_remove`]) |
 //! | an event queue: handling an event emits events for the *next* frame, other threads push too | [`BufferedCollection`] with [`commit`](BufferedCollection::commit) and [`Producer`]s |
 //! | several lists updated and drawn in a fixed order, some paused or hidden | [`Layers`], keyed by an enum from [`layer_keys!`] |
 //!
@@ -196,8 +196,8 @@
 //! * A panic in user code during a traversal (loop body, auto-remove
 //!   predicate, removal hook) unwinds through the cursor's `Drop`, which
 //!   completes the pass: the held element and all unvisited ones are kept
-//!   in order; removed elements were already handed out; nothing is dropped
-//!   twice and the collection is valid.
+//!   (in order, in ordered mode); removed elements were already handed out;
+//!   nothing is dropped twice and the collection is valid.
 //! * The cursor's `Drop` never calls the predicate or hook while the thread
 //!   is panicking. Without the `std` feature it cannot tell, so it never
 //!   calls them: an element that expired while held is then removed when a
@@ -238,7 +238,7 @@
 //! that completes a pass cannot unwind and is small enough to inline into
 //! the unwind paths of the user's loop. How a pass compares with the loops
 //! users write by hand, `retain_mut`, slotmap and hecs is measured in the
-//! README's benchmark section.
+//! README's performance table.
 //!
 //! The crate is tested against a plain-`Vec` model with quickcheck and
 //! cargo-fuzz, under Miri, and (producers) with loom.

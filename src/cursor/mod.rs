@@ -39,9 +39,10 @@ macro_rules! step_body {
 ///
 /// Created by [`ReadWriteCollection::cursor`](crate::ReadWriteCollection::cursor)
 /// (and by the other collections' `cursor` methods). The traversal completes
-/// when the cursor is dropped: unvisited elements are kept in order behind
-/// the kept ones, and the collection's length is fixed. That is true for
-/// every way a loop can end: running out, `break`, `return`, `?`, or a
+/// when the cursor is dropped: unvisited elements are kept behind the kept
+/// ones (in order, in [ordered mode](crate::Mode::Ordered); in unordered
+/// mode in some order), and the collection's length is fixed. That is true
+/// for every way a loop can end: running out, `break`, `return`, `?`, or a
 /// panic.
 ///
 /// # Examples

@@ -423,7 +423,9 @@ impl<T, K: LayerKey, A> Layers<T, K, A> {
         self.slot_mut(key).enabled = enabled;
     }
 
-    /// Whether [`iter_visible`](Self::iter_visible) includes layer `key`.
+    /// Whether [`iter_visible`](Self::iter_visible) includes layer `key`:
+    /// the layer's draw flag (not a queue's visible elements; see
+    /// [Terms](crate#terms)).
     ///
     /// # Panics
     ///
@@ -442,7 +444,9 @@ impl<T, K: LayerKey, A> Layers<T, K, A> {
         self.slot(key).visible
     }
 
-    /// Sets whether [`iter_visible`](Self::iter_visible) includes layer `key`.
+    /// Sets whether [`iter_visible`](Self::iter_visible) includes layer `key`
+    /// (the layer's draw flag; passes walk hidden layers too, as long as they
+    /// are enabled).
     ///
     /// # Panics
     ///
