@@ -45,6 +45,19 @@ fn coll(p: &Probe) -> ReadWriteCollection<Elem, impl AutoRemove<Elem> + '_> {
     })
 }
 
+/// `coll(p)` in unordered mode, holding `elems(t, n, flagged)`.
+fn unordered_coll<'p>(
+    t: &Tracker,
+    p: &'p Probe,
+    n: i64,
+    flagged: impl Fn(i64) -> bool,
+) -> ReadWriteCollection<Elem, impl AutoRemove<Elem> + 'p> {
+    let mut c = coll(p);
+    c.set_mode(Mode::Unordered);
+    c.extend(elems(t, n, flagged));
+    c
+}
+
 /// Elements with values `0..n`, flagged where `flagged(v)`.
 fn elems(t: &Tracker, n: i64, flagged: impl Fn(i64) -> bool) -> Vec<Elem> {
     (0..n)
@@ -500,9 +513,7 @@ fn unordered_every_element_expired_on_arrival() {
     // last element, which is its own refill.
     let t = Tracker::new();
     let p = Probe::default();
-    let mut c = coll(&p);
-    c.set_mode(Mode::Unordered);
-    c.extend(elems(&t, 5, |_| true));
+    let mut c = unordered_coll(&t, &p, 5, |_| true);
     let mut visited = 0;
     c.traverse(|_| visited += 1);
     assert_eq!(visited, 0);
@@ -515,9 +526,7 @@ fn unordered_every_element_expired_on_arrival() {
 fn unordered_hook_panicking_on_arrival_keeps_the_rest() {
     let t = Tracker::new();
     let p = Probe::default();
-    let mut c = coll(&p);
-    c.set_mode(Mode::Unordered);
-    c.extend(elems(&t, 5, |v| v == 1 || v == 4));
+    let mut c = unordered_coll(&t, &p, 5, |v| v == 1 || v == 4);
     p.hook_panics_on.set(Some(1));
     let mut visited = Vec::new();
     let msg = expect_panic(|| c.traverse(|e| visited.push(e.id())));
@@ -541,9 +550,7 @@ fn unordered_hook_panicking_on_arrival_keeps_the_rest() {
 fn unordered_predicate_panicking_on_arrival_leaves_the_element() {
     let t = Tracker::new();
     let p = Probe::default();
-    let mut c = coll(&p);
-    c.set_mode(Mode::Unordered);
-    c.extend(elems(&t, 4, |v| v == 0));
+    let mut c = unordered_coll(&t, &p, 4, |v| v == 0);
     p.pred_panics_on.set(Some(3));
     let msg = expect_panic(|| c.traverse(|_| {}));
     assert_eq!(msg, "predicate panicked on 3");
