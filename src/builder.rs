@@ -182,7 +182,7 @@ macro_rules! __remove_when_par {
 ///
 /// let c: ReadWriteCollection<u32> = Builder::new().capacity(10).bounded(4).build();
 /// assert_eq!(c.max_len(), Some(4));
-/// assert!(c.capacity() <= 4); // never room for more than the bound
+/// assert!(c.capacity() <= 4); // never capacity for more than the bound
 /// assert_eq!(c.mode(), Mode::Ordered);
 /// ```
 #[must_use = "a builder does nothing until `build` is called"]
@@ -314,8 +314,8 @@ impl<T> Default for Builder<T> {
 }
 
 impl<T, A, H> Builder<T, A, H> {
-    /// Room for at least `capacity` elements (at most the bound, if one
-    /// is set).
+    /// Capacity (allocation) for at least `capacity` elements (at most
+    /// the bound, if one is set).
     ///
     /// # Examples
     ///
@@ -330,7 +330,7 @@ impl<T, A, H> Builder<T, A, H> {
         self
     }
 
-    /// A hard maximum length (see [`ReadWriteCollection::bounded`]).
+    /// A bound: a hard maximum length (see [`ReadWriteCollection::bounded`]).
     ///
     /// # Examples
     ///
@@ -533,7 +533,7 @@ impl<T, A: AutoRemove<T>, H: BuilderHook<T, A>> Builder<T, A, H> {
     /// policy without copying it (`From<Vec<T>>` keeps the buffer too, but
     /// gives the default settings).
     ///
-    /// The allocation is kept as it is, unless it has room for more than
+    /// The allocation is kept as it is, unless its capacity is more than
     /// the bound (then it is shrunk to the bound, as
     /// [`set_max_len`](ReadWriteCollection::set_max_len) does) or less
     /// than the builder's [`capacity`](Self::capacity) (then it grows).
@@ -612,7 +612,7 @@ impl<T, A: AutoRemove<T>, H: BuilderHook<T, A>> Builder<T, A, H> {
     }
 
     /// `count` layers configured alike (each with a clone of the policy
-    /// and hook), enabled and visible: for `usize` keys. For keys that fix
+    /// and hook), enabled and visible (drawn): for `usize` keys. For keys that fix
     /// the number of layers (a [`layer_keys!`](crate::layer_keys!) enum),
     /// [`build_keyed_layers`](Self::build_keyed_layers) takes it from the
     /// key.
@@ -648,7 +648,7 @@ impl<T, A: AutoRemove<T>, H: BuilderHook<T, A>> Builder<T, A, H> {
 
     /// One layer per key of `K` ([`LayerKey::COUNT`], set by
     /// [`layer_keys!`](crate::layer_keys!)), configured alike (each with a
-    /// clone of the policy and hook), enabled and visible: the number
+    /// clone of the policy and hook), enabled and visible (drawn): the number
     /// comes from the key, so it cannot be wrong.
     ///
     /// # Panics

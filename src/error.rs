@@ -2,8 +2,10 @@
 
 use core::fmt;
 
-/// The error of a push into a bounded collection that is full: the value
-/// comes back, nothing is lost.
+/// The error of a push into a bounded collection that is full (no room
+/// under its bound): the value comes back, nothing is lost. Despite the
+/// name, it is about the bound, not the allocation (see
+/// [Terms](crate#terms)).
 ///
 /// As in `arrayvec`, the parameter defaults to `()` for operations that
 /// have no single value to give back
@@ -294,7 +296,8 @@ pub enum WaitTimeoutError {
     /// The time ran out; producers are alive and may still push.
     Timeout,
     /// Nothing is pending and nothing can arrive any more: the collection
-    /// was [closed](crate::BufferedCollection::close) or every
+    /// was [closed](crate::BufferedCollection::close) (and no permit taken
+    /// before the close is outstanding) or every
     /// [`Producer`](crate::Producer) is gone.
     Disconnected,
     /// Nothing is pending and nothing can arrive until the caller frees

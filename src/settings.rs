@@ -52,8 +52,8 @@ pub struct ShrinkPolicy {
 }
 
 impl ShrinkPolicy {
-    /// Shrink after `passes` consecutive traversals ending below
-    /// `below_percent` % occupancy.
+    /// Shrink after `passes` consecutive traversals ending with less than
+    /// `below_percent` % of the capacity in use.
     ///
     /// # Panics
     ///
@@ -64,7 +64,7 @@ impl ShrinkPolicy {
     /// ```
     /// use read_write_collection::ShrinkPolicy;
     ///
-    /// let p = ShrinkPolicy::new(25, 60); // a second at 60 fps under a quarter full
+    /// let p = ShrinkPolicy::new(25, 60); // a second at 60 fps below a quarter of the capacity
     /// assert_eq!(p.passes(), 60);
     /// ```
     #[track_caller]
@@ -77,7 +77,7 @@ impl ShrinkPolicy {
         }
     }
 
-    /// The occupancy threshold, in percent.
+    /// The threshold of capacity in use (length / capacity), in percent.
     ///
     /// # Examples
     ///

@@ -151,14 +151,14 @@ pub(crate) fn range_bounds<R: RangeBounds<usize>>(range: R, len: usize) -> (usiz
 
 /// The shared logic. Growing helpers are used by `ReadWriteCollection` only.
 impl<T> Store<T> {
-    /// Elements that can still be added before the maximum length
+    /// The room: elements that can still be added under the bound
     /// (`usize::MAX - len` when unbounded).
     #[inline]
     pub(crate) fn room(&self) -> usize {
         self.max.saturating_sub(self.vec.len())
     }
 
-    /// Makes room for `additional` more elements (the caller has checked
+    /// Reserves capacity for `additional` more elements (the caller has checked
     /// `additional <= room()`): amortised doubling, never past `max`, so
     /// that `Vec`'s own growth inside the following call does nothing.
     #[inline]
@@ -257,13 +257,11 @@ macro_rules! vec_mirror {
 
             #[doc = concat!("How many ", $what, " the allocation holds without reallocating.")]
             ///
-            /// This is the allocation, not a limit: it may grow (up to the
-            /// maximum length of a bounded collection) and shrink.
-            /// [`max_len`](crate::ReadWriteCollection::max_len) is the
-            /// limit a bounded collection never exceeds, and
-            /// [`remaining_capacity`](crate::ReadWriteCollection::remaining_capacity)
-            /// says how many more elements fit under it. Use `capacity` to
-            /// reason about allocations, the others about what fits.
+            /// This is the allocation, not the bound: it may grow (up to the
+            /// bound of a bounded collection) and shrink.
+            #[doc = concat!("[`max_len`](Self::max_len) is the bound a bounded ", stringify!($Ty))]
+            /// never exceeds; use `capacity` to reason about allocations and
+            /// the bound about what fits (see [Terms](crate#terms)).
             ///
             /// # Examples
             ///

@@ -132,7 +132,7 @@ pub struct BufferedCollection<T, A = NoAutoRemove> {
     pub(crate) pending: Vec<T>,
     policy: A,
     /// The bound on visible + pending elements; `usize::MAX`: unbounded.
-    /// (`store.max` is only the limit of the current or last traversal.)
+    /// (`store.max` is only the bound of the current or last pass.)
     max: usize,
     /// The producers' queue; closes it when the collection is dropped.
     #[cfg(feature = "std")]
@@ -160,8 +160,8 @@ impl<T> BufferedCollection<T> {
         Self::with_policy(NoAutoRemove)
     }
 
-    /// An empty collection with room for `capacity` visible and `capacity`
-    /// pending elements.
+    /// An empty collection with capacity (allocation) for `capacity`
+    /// visible and `capacity` pending elements.
     ///
     /// # Examples
     ///
@@ -228,12 +228,12 @@ impl<T> BufferedCollection<T> {
         }
     }
 
-    /// An empty queue whose visible and pending elements together, the
-    /// producers' pushes included, never exceed `max`.
+    /// An empty queue bounded to `max`: its visible and pending elements
+    /// together, the producers' pushes included, never exceed it.
     ///
     /// Full, [`try_push`](Self::try_push) and [`Producer::try_push`](crate::Producer::try_push) hand
     /// the value back, [`push`](Self::push) panics and [`Producer::push`](crate::Producer::push)
-    /// blocks until there is room (or the collection is closed): that is the
+    /// blocks until there is room (or the collection is closed or dropped): that is the
     /// backpressure on fast producers.
     ///
     /// Room is freed by removing elements (a traversal, [`clear`](Self::clear),
@@ -317,7 +317,7 @@ impl<T, A> BufferedCollection<T, A> {
 
     /// Adds `value` to the pending buffer unless the collection is
     /// [bounded](Self::bounded) and full: visible, local pending and
-    /// producers' pending elements together at the maximum.
+    /// producers' pending elements together at the bound.
     ///
     /// # Errors
     ///
@@ -445,7 +445,8 @@ impl<T, A> BufferedCollection<T, A> {
     }
 
     /// Whether a bounded collection has room for one more local push
-    /// (counting the producers' queue); if so, it is counted.
+    /// (counting the producers' queue); if so, it is counted (this takes
+    /// room, not allocation).
     #[inline]
     fn reserve_one_mut(&mut self) -> bool {
         #[cfg(feature = "std")]
@@ -469,7 +470,7 @@ impl<T, A> BufferedCollection<T, A> {
     }
 
     /// Tells the producers of a bounded collection its exact count, handing
-    /// them room that removals freed or a traversal reserved.
+    /// them room that removals freed or a pass kept for its pushes.
     #[inline]
     fn release(&self) {
         #[cfg(feature = "std")]
@@ -478,7 +479,8 @@ impl<T, A> BufferedCollection<T, A> {
         }
     }
 
-    /// Sets the limit of the next traversal of a bounded collection.
+    /// Sets the bound (`store.max`) of the next pass of a bounded
+    /// collection.
     #[inline]
     fn prepare_pass(&mut self) {
         if self.max != usize::MAX {
@@ -638,12 +640,12 @@ impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
     }
 }
 
-/// Settings: the maximum length (of the visible and pending elements
+/// Settings: the bound (maximum length, of the visible and pending elements
 /// together), the traversal mode, the shrink policy and the auto-remove
 /// policy, as on [`ReadWriteCollection`](crate::ReadWriteCollection).
 impl<T, A> BufferedCollection<T, A> {
-    /// The maximum number of visible and pending elements together, or
-    /// `None` if the collection is unbounded.
+    /// The bound: the maximum number of visible and pending elements
+    /// together, or `None` if the collection is unbounded.
     ///
     /// # Examples
     ///
@@ -991,8 +993,9 @@ impl<T, A> BufferedCollection<T, A> {
         visible
     }
 
-    /// Reserves room for at least `additional` more visible elements (never
-    /// past the bound).
+    /// Reserves capacity (allocation, as `Vec::reserve`) for at least
+    /// `additional` more visible elements (never past the bound). It does
+    /// not reserve room under the bound (see [Terms](crate#terms)).
     ///
     /// # Panics
     ///
@@ -1029,7 +1032,7 @@ crate::vec_api::vec_mirror!(BufferedCollection, "visible elements");
 /// What the generators (`arbitrary`, `quickcheck`, `proptest`) build on.
 #[cfg(any(feature = "arbitrary", feature = "quickcheck", feature = "proptest"))]
 impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
-    /// An empty queue with this one's settings (maximum length, mode,
+    /// An empty queue with this one's settings (bound, mode,
     /// shrink policy) and a clone of its policy.
     pub(crate) fn empty_like(&self) -> Self
     where

@@ -249,7 +249,7 @@ impl<T, A> BufferedCollection<T, A> {
     /// The async form of [`wait_pending`](Self::wait_pending): a future
     /// that resolves to `Ok(())` once there is something to
     /// [`commit`](Self::commit), to `Err(`[`WaitError::Disconnected`]`)`
-    /// once nothing can arrive any more (the collection is
+    /// once nothing is pending and nothing can arrive any more (the collection is
     /// [closed](Self::close), or no [`Producer`] is left) and, at once, to
     /// `Err(`[`WaitError::Full`]`)` when waiting could never end (bounded,
     /// full, nothing pending, a producer blocked for room only this

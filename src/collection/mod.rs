@@ -64,7 +64,8 @@ impl<T> ReadWriteCollection<T> {
         }
     }
 
-    /// An empty collection with room for at least `capacity` elements.
+    /// An empty collection with capacity (allocation) for at least
+    /// `capacity` elements.
     ///
     /// # Panics
     ///
@@ -84,8 +85,8 @@ impl<T> ReadWriteCollection<T> {
         Vec::with_capacity(capacity).into()
     }
 
-    /// An empty collection that never holds more than `max` elements and
-    /// never allocates room for more. Pushes beyond it fail
+    /// An empty collection bounded to `max` elements: it never holds more
+    /// and never allocates capacity for more. Pushes when it is full fail
     /// ([`try_push`](Self::try_push) hands the value back; `push` panics).
     ///
     /// To bound a collection made another way (with a predicate, say), use
@@ -93,7 +94,7 @@ impl<T> ReadWriteCollection<T> {
     /// reports `usize::MAX` (as `Vec` does) but nothing is allocated.
     ///
     /// Allocation is lazy and grows by doubling up to `max`. Pushing during a
-    /// traversal of a collection at its maximum capacity may shift the
+    /// traversal of a collection whose allocation is at the bound may shift the
     /// unvisited elements to close the hole removals left (no allocation).
     ///
     /// # Examples
@@ -380,11 +381,11 @@ impl<T, A: AutoRemove<T>> ReadWriteCollection<T, A> {
     }
 }
 
-/// Settings: the maximum length, the traversal [`Mode`], the
+/// Settings: the bound (maximum length), the traversal [`Mode`], the
 /// [`ShrinkPolicy`] and the auto-remove policy (see
 /// [`builder`](Self::builder) to set them in one expression).
 impl<T, A> ReadWriteCollection<T, A> {
-    /// The maximum length of a [bounded](ReadWriteCollection::bounded)
+    /// The bound (maximum length) of a [bounded](ReadWriteCollection::bounded)
     /// collection, `None` if unbounded.
     ///
     /// # Examples
@@ -400,8 +401,8 @@ impl<T, A> ReadWriteCollection<T, A> {
         (self.store.max != usize::MAX).then_some(self.store.max)
     }
 
-    /// Sets (or with `None` lifts) the maximum length, and shrinks the
-    /// allocation to it if it is larger.
+    /// Sets (or with `None` lifts) the bound (maximum length), and shrinks
+    /// the allocation to it if it is larger.
     ///
     /// # Panics
     ///
@@ -544,7 +545,7 @@ impl<T, A> ReadWriteCollection<T, A> {
         }
     }
 
-    /// An empty collection with this one's maximum length, mode and shrink
+    /// An empty collection with this one's bound, mode and shrink
     /// policy, and `policy` as its auto-remove policy: what the generators
     /// and `deserialize_in_place` use to keep a target's settings.
     #[allow(dead_code)] // not every feature combination uses it
@@ -618,7 +619,8 @@ impl<T, A> ReadWriteCollection<T, A> {
         }
     }
 
-    /// Appends an element unless the collection is at its maximum length.
+    /// Appends an element unless the collection is full (no room under its
+    /// bound).
     ///
     /// # Errors
     ///
@@ -699,8 +701,9 @@ impl<T, A> ReadWriteCollection<T, A> {
         self.store.vec.clear();
     }
 
-    /// Reserves room for at least `additional` more elements. A bounded
-    /// collection never reserves past its maximum length.
+    /// Reserves capacity (allocation, as [`Vec::reserve`]) for at least
+    /// `additional` more elements. A bounded collection never reserves past
+    /// its bound.
     ///
     /// # Panics
     ///
@@ -748,16 +751,18 @@ impl<T, A> ReadWriteCollection<T, A> {
 crate::vec_api::vec_mirror!(ReadWriteCollection, "elements");
 
 /// The `Vec` and `arrayvec` methods that add elements or change the
-/// allocation. A bounded collection never grows past its maximum length
+/// allocation. A bounded collection never grows past its bound
 /// through any of them: the `try_` forms give the values back in a
 /// [`CapacityError`], the others panic before changing anything.
 impl<T, A> ReadWriteCollection<T, A> {
-    /// How many more elements fit under the maximum length
+    /// The room: how many more elements fit under the bound
     /// (`max_len - len`), as `arrayvec`'s `remaining_capacity`. For an
     /// unbounded collection, `usize::MAX - len`.
     ///
-    /// Unlike [`capacity`](Self::capacity) (the allocation, which grows on
-    /// demand), this is what a bounded collection can still take.
+    /// Despite the name, this is room under the bound, not
+    /// [`capacity`](Self::capacity) (the allocation, which grows on
+    /// demand): what a bounded collection can still take (see
+    /// [Terms](crate#terms)).
     ///
     /// # Examples
     ///
@@ -774,8 +779,9 @@ impl<T, A> ReadWriteCollection<T, A> {
         self.store.room()
     }
 
-    /// Whether the collection is at its maximum length (always `false`
-    /// for an unbounded collection of non-zero-sized elements).
+    /// Whether the collection is full: no room under its bound (always
+    /// `false` for an unbounded collection of non-zero-sized elements). It
+    /// says nothing about the allocation (see [Terms](crate#terms)).
     ///
     /// # Examples
     ///
@@ -792,8 +798,8 @@ impl<T, A> ReadWriteCollection<T, A> {
         self.store.room() == 0
     }
 
-    /// Inserts `element` at `index` unless the collection is at its
-    /// maximum length, as `arrayvec`'s `try_insert`.
+    /// Inserts `element` at `index` unless the collection is full (at its
+    /// bound), as `arrayvec`'s `try_insert`.
     ///
     /// # Errors
     ///
@@ -957,8 +963,8 @@ impl<T, A> ReadWriteCollection<T, A> {
     ///
     /// # Panics
     ///
-    /// If the collection is bounded and `new_len` is over its maximum
-    /// length; then nothing changes.
+    /// If the collection is bounded and `new_len` is over its bound; then
+    /// nothing changes.
     ///
     /// # Examples
     ///
@@ -993,8 +999,8 @@ impl<T, A> ReadWriteCollection<T, A> {
     ///
     /// # Panics
     ///
-    /// If the collection is bounded and `new_len` is over its maximum
-    /// length; then nothing changes and `f` is not called.
+    /// If the collection is bounded and `new_len` is over its bound; then
+    /// nothing changes and `f` is not called.
     ///
     /// # Examples
     ///
@@ -1032,7 +1038,7 @@ impl<T, A> ReadWriteCollection<T, A> {
     ///
     /// If the range is out of bounds (before `replace_with` is iterated),
     /// or the collection is bounded and the result would be longer than
-    /// its maximum length (then nothing changes; the replacement values
+    /// its bound (then nothing changes; the replacement values
     /// are dropped).
     ///
     /// # Examples
@@ -1072,9 +1078,9 @@ impl<T, A> ReadWriteCollection<T, A> {
         self.store.vec.splice(start..end, replace)
     }
 
-    /// Reserves room for exactly `additional` more elements (as
-    /// [`Vec::reserve_exact`]); a bounded collection never reserves past
-    /// its maximum length.
+    /// Reserves capacity (allocation) for exactly `additional` more
+    /// elements (as [`Vec::reserve_exact`]); a bounded collection never
+    /// reserves past its bound.
     ///
     /// # Panics
     ///
@@ -1098,21 +1104,21 @@ impl<T, A> ReadWriteCollection<T, A> {
         self.store.vec.reserve_exact(additional);
     }
 
-    /// Tries to reserve room for at least `additional` more elements, as
-    /// [`Vec::try_reserve`]: `Ok` means the room is there. A bounded
-    /// collection never reserves past its maximum length, so asking for
-    /// more room than the bound leaves is an error (where
+    /// Tries to reserve capacity (allocation) for at least `additional`
+    /// more elements, as [`Vec::try_reserve`]: `Ok` means the capacity is
+    /// there. A bounded collection never reserves past its bound, so asking
+    /// for more than its room is an error (where
     /// [`reserve`](Self::reserve) reserves what the bound allows).
     ///
     /// # Errors
     ///
     /// If the capacity would overflow or the allocator fails, as `Vec`;
-    /// and if the collection is bounded and `additional` is more than
-    /// [`remaining_capacity`](Self::remaining_capacity). Nothing is
+    /// and if the collection is bounded and `additional` is more than its
+    /// room ([`remaining_capacity`](Self::remaining_capacity)). Nothing is
     /// reserved then. The error is the standard library's
     /// [`TryReserveError`](alloc::collections::TryReserveError), of the
-    /// kind `Vec` reports when the computed capacity exceeds the
-    /// collection's maximum (a capacity overflow).
+    /// kind `Vec` reports when the computed capacity exceeds its maximum
+    /// (a capacity overflow), also for a request past the bound.
     ///
     /// # Examples
     ///
@@ -1143,16 +1149,16 @@ impl<T, A> ReadWriteCollection<T, A> {
         }
     }
 
-    /// Tries to reserve room for exactly `additional` more elements, as
-    /// [`Vec::try_reserve_exact`]: `Ok` means the room is there. A
-    /// bounded collection never reserves past its maximum length.
+    /// Tries to reserve capacity (allocation) for exactly `additional` more
+    /// elements, as [`Vec::try_reserve_exact`]: `Ok` means the capacity is
+    /// there. A bounded collection never reserves past its bound.
     ///
     /// # Errors
     ///
     /// As [`try_reserve`](Self::try_reserve): if the capacity would
     /// overflow, the allocator fails, or the collection is bounded and
-    /// `additional` is more than
-    /// [`remaining_capacity`](Self::remaining_capacity) (nothing is
+    /// `additional` is more than its room
+    /// ([`remaining_capacity`](Self::remaining_capacity)) (nothing is
     /// reserved then).
     ///
     /// # Examples
@@ -1181,12 +1187,12 @@ impl<T, A> ReadWriteCollection<T, A> {
     }
 
     /// The allocated but unused slots, as [`Vec::spare_capacity_mut`],
-    /// limited to [`remaining_capacity`](Self::remaining_capacity) for a
-    /// bounded collection.
+    /// limited to the room ([`remaining_capacity`](Self::remaining_capacity))
+    /// for a bounded collection.
     ///
     /// This crate offers no `set_len` (it would be `unsafe`): values
     /// written here do not become elements. Useful as scratch space in
-    /// the allocation, and to check a bound's headroom.
+    /// the allocation, and to check the room under a bound.
     ///
     /// # Examples
     ///
@@ -1209,7 +1215,7 @@ impl<T, A> ReadWriteCollection<T, A> {
     }
 }
 
-/// The error of a `try_reserve` past a bounded collection's maximum length:
+/// The error of a `try_reserve` past a bounded collection's bound:
 /// the capacity-overflow `TryReserveError` (its public API has no
 /// constructor), made by asking a `Vec` for more than `isize::MAX` bytes,
 /// which fails before allocating.

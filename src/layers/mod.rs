@@ -2,8 +2,8 @@
 //! layer order — update order and draw order for games.
 //!
 //! Each layer is a [`ReadWriteCollection`] with an *enabled* flag (does the
-//! update cursor walk it?) and a *visible* flag (does
-//! [`Layers::iter_visible`] include it, for draw passes?);
+//! update cursor walk it?) and a *visible* flag, its draw flag (does
+//! [`Layers::iter_visible`] include it, for drawing?);
 //! [`Layers::iter`] reads every layer, whatever its flags. Layers are
 //! addressed by index (`usize`), or by an enum of keys defined with
 //! [`layer_keys!`](crate::layer_keys!): `Layers<T, Layer>` then has exactly
@@ -118,7 +118,7 @@ pub struct Layers<T, K = usize, A = NoAutoRemove> {
 
 /// Constructors.
 impl<T, K: LayerKey> Layers<T, K> {
-    /// `count` empty, enabled, visible layers without auto-remove policy
+    /// `count` empty, enabled, visible (drawn) layers without auto-remove policy
     /// or bound; use [`from_collections`](Layers::from_collections) for
     /// layers with a policy, a bound or unordered mode. For a key type
     /// with a fixed number of layers, [`Layers::default`] needs no count.
@@ -510,8 +510,8 @@ impl<T, K: LayerKey, A> Layers<T, K, A> {
         }
     }
 
-    /// Every element of the visible layers with its layer's key, in layer
-    /// order then element order: a draw pass. Enabled flags do not matter
+    /// Every element of the visible (drawn) layers with its layer's key, in
+    /// layer order then element order: what to draw. Enabled flags do not matter
     /// here; [`iter`](Self::iter) includes hidden layers too.
     ///
     /// The iterator knows its length and runs from both ends.

@@ -203,7 +203,7 @@ impl<T> fmt::Debug for PushFuture<'_, T> {
 
 /// The future returned by [`Producer::reserve_async`]: resolves to a
 /// [`PushPermit`] once there is room for one value, or to
-/// [`ProducerClosed`] after a close.
+/// [`ProducerClosed`] once the collection is closed or dropped.
 ///
 /// `Send` when `T: Send`. Cancel safe: it holds no value, and room is taken
 /// only in the poll that resolves it (into the permit it returns), so
@@ -260,7 +260,7 @@ impl<T> fmt::Debug for ReserveFuture<'_, T> {
 /// gives the room back (waking a producer blocked for it).
 ///
 /// A permit counts against a [bounded](crate::BufferedCollection::bounded)
-/// collection's maximum length while it is held, and a collection that was
+/// collection's bound while it is held, and a collection that was
 /// closed does not report itself disconnected
 /// ([`wait_pending`](crate::BufferedCollection::wait_pending) returning
 /// [`WaitError::Disconnected`]) until every permit taken before the close
@@ -368,7 +368,8 @@ impl<T> fmt::Debug for PushPermit<'_, T> {
 
 /// The future returned by [`Producer::reserve_owned_async`]: resolves to
 /// an [`OwnedPushPermit`] once there is room for one value, or to
-/// [`ProducerClosed`] after a close (the producer it owns is dropped then).
+/// [`ProducerClosed`] once the collection is closed or dropped (the
+/// producer it owns is dropped then).
 ///
 /// `Send` when `T: Send`, and `'static` when `T` is: it owns its producer.
 /// Cancel safe for the room (it is taken only in the poll that resolves

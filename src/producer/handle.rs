@@ -226,7 +226,7 @@ impl<T> Producer<T> {
 
     /// Adds `value` to the collection's pending side. On a full
     /// [bounded](crate::BufferedCollection::bounded) collection, blocks
-    /// until there is room or the collection is closed (see
+    /// until there is room or the collection is closed or dropped (see
     /// [`bounded`](crate::BufferedCollection::bounded) for when freed room
     /// reaches producers).
     /// Never blocks on an unbounded collection.

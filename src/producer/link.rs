@@ -77,7 +77,7 @@ impl<T> ProducerLink<T> {
     /// comes first (the module docs prove it). Per producer, it takes
     /// everything, slot after slot in registry order.
     ///
-    /// A slot's values leave it only once `dest` has room for them and
+    /// A slot's values leave it only once `dest` has capacity for them and
     /// everything taken before: if growing `dest` panics (capacity
     /// overflow, allocation failure), what was not taken is still in its
     /// slot, in order, and the next commit takes it. Nothing after that
@@ -142,7 +142,7 @@ impl<T> ProducerLink<T> {
     }
 
     /// Publishes the collection's exact count `owned`, handing back room a
-    /// traversal freed or reserved.
+    /// pass freed or kept for its pushes.
     pub(crate) fn publish(&self, owned: usize) {
         drop(self.sync(owned));
     }
@@ -161,8 +161,8 @@ impl<T> ProducerLink<T> {
 
     /// Before a traversal of a bounded collection holding `owned`
     /// elements: takes all the room (producers find the collection full
-    /// until it is published again) and returns the maximum length the
-    /// traversal may reach (visible + its pushes).
+    /// until it is published again) and returns the bound the pass works
+    /// under (visible + its pushes).
     pub(crate) fn reserve_for_pass(&self, owned: usize) -> usize {
         let mut queue = self.sync(owned);
         let taken = self.shared.counters.room.swap(0, SeqCst);
@@ -331,12 +331,13 @@ impl<T> ProducerLink<T> {
 impl<T> Taker<T> {
     /// Moves the values due at `cut` (all of them without one) out of the
     /// slots into `self.parts`, one part per slot that had any, counting
-    /// them as the collection's (`held`). With `room`, a slot's values
-    /// leave it only once `dest` has room for them and all taken before.
+    /// them as the collection's (`held`). With `room` (allocation in
+    /// `dest`, not room under the bound), a slot's values leave it only
+    /// once `dest` has capacity for them and all taken before.
     ///
     /// Returns whether a slot still held values when it was done with it
     /// (values stamped after the cut). If `dest` cannot grow, it stops
-    /// there and returns how much room it asked for: the parts taken fit,
+    /// there and returns how much capacity it asked for: the parts taken fit,
     /// the rest of the values stay in their slots.
     fn gather(
         &mut self,
@@ -443,7 +444,7 @@ impl<T> Taker<T> {
     }
 
     /// Keeps an emptied part's buffers for the next commit (the pool has
-    /// room: grown before the commit took anything).
+    /// the capacity: grown before the commit took anything).
     fn recycle(&mut self, mut part: Part<T>) {
         debug_assert!(part.items.is_empty());
         part.runs.clear();
@@ -460,7 +461,7 @@ impl<T> Taker<T> {
 pub(super) const SCANNED_PARTS: usize = 8;
 
 /// Appends the runs of `parts` to `dest` in stamp order, `now` at or
-/// after every stamp; `dest` has room for all of them (nothing allocates).
+/// after every stamp; `dest` has capacity for all of them (nothing allocates).
 ///
 /// Each part's runs are taken from its end (no values shift), newest run
 /// first, each reversed; one reversal of everything appended then puts

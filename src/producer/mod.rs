@@ -114,7 +114,7 @@
 //! * For a bounded collection, `room`, `held` and `max`: `held` (under
 //!   control) counts the elements the collection holds outside the slots
 //!   (visible + local pending), as last published by the collection, plus
-//!   the room a traversal reserved for its pushes; and at every instant
+//!   the room a pass keeps for its pushes; and at every instant
 //!
 //!   ```text
 //!   room + held + (values in slots) + (outstanding permits) == max

@@ -183,15 +183,16 @@ impl<T> SlotState<T> {
         }
     }
 
-    /// Whether a run [`stamp`](Self::stamp) asked for needs room in
-    /// `runs` (the caller reserves it before anything changes).
+    /// Whether a run [`stamp`](Self::stamp) asked for needs capacity
+    /// (allocation) in `runs` (the caller reserves it before anything
+    /// changes).
     #[inline]
     pub(super) fn needs_run_room(&self, run: Option<Stamp>) -> bool {
         run.is_some() && !self.items.is_empty()
     }
 
     /// Opens the run [`stamp`](Self::stamp) asked for, at the current end
-    /// of `items` (the caller reserved room for it in `runs`).
+    /// of `items` (the caller reserved capacity for it in `runs`).
     #[inline]
     pub(super) fn open(&mut self, run: Option<Stamp>) {
         if let Some(stamp) = run {
@@ -268,7 +269,8 @@ impl<T> Default for Part<T> {
 }
 
 impl<T> Part<T> {
-    /// Moves its last run to the end of `dest`, reversed (`dest` has room).
+    /// Moves its last run to the end of `dest`, reversed (`dest` has the
+    /// capacity).
     #[inline]
     pub(super) fn move_last_run(&mut self, dest: &mut Vec<T>) {
         match self.runs.pop() {
