@@ -1,6 +1,7 @@
 //! A `Vec`-backed collection walked by a **lending cursor** that can remove
 //! the element in hand and push new elements that the same pass visits —
-//! in one pass, where every element moves at most once.
+//! in one pass, where every element moves at most once while the buffer
+//! has room (see [Capacity](#capacity) for the move a full buffer costs).
 //!
 //! Game loops, simulations and event queues walk a list every frame and,
 //! while walking, drop the element in hand and append new ones.
@@ -9,7 +10,8 @@
 //! order. [`ReadWriteCollection`] does it in place: a read index walks the
 //! elements, survivors are copied back to a write index, removal is "don't
 //! copy back", pushes go to the end and are reached later in the same pass,
-//! and when the cursor is dropped the tail is closed and the length fixed.
+//! and when the cursor is dropped the unvisited elements move down behind
+//! the kept ones and the length is set.
 //!
 //! # Examples
 //!
@@ -101,12 +103,16 @@
 //! * **handle**: a [`Producer`], a cheap clonable sender into a queue's
 //!   pending side. A queue is **closed** by
 //!   [`close`](BufferedCollection::close) or by being dropped (pushes then
-//!   give the value back); a wait reports **disconnected** when nothing
-//!   more can arrive: closed, or every handle gone, and nothing pending.
+//!   give the value back); a wait reports **disconnected** when nothing is
+//!   pending and nothing more can arrive (the queue is closed, or every
+//!   handle is gone).
 //!
 //! # Ordering guarantees
 //!
-//! For one traversal over `[x0 .. xn)` that pushes `p0, p1, …`:
+//! For one traversal over `[x0 .. xn)` that pushes `p0, p1, …` and runs
+//! to its end (an early exit leaves elements never yielded, see 3; an
+//! element the auto-remove predicate removes on arrival is visited but never
+//! yielded):
 //!
 //! 1. every `xi` is yielded exactly once, in index order, before any pushed
 //!    element;
@@ -114,7 +120,9 @@
 //!    all `xi` (a push made while visiting a pushed element comes after it);
 //! 3. after completion the collection holds the yielded-and-not-removed
 //!    elements plus the never-yielded ones (early exit), in yield order;
-//! 4. every element is dropped exactly once, whatever happens.
+//! 4. every element is dropped exactly once, whatever happens, unless a
+//!    cursor is leaked with `mem::forget` (then its elements are leaked,
+//!    see [Panics and leaks](#panics-and-leaks)).
 //!
 //! In [`Mode::Unordered`], 1 and 2 hold as multisets (each element is
 //! yielded exactly once, in some order) and 3 holds as a multiset.
@@ -125,11 +133,12 @@
 //!
 //! A pass allocates only when a push finds the buffer full: then it closes
 //! the hole left by removals in place if that hole is big (at least a
-//! quarter of the unvisited elements), and otherwise grows the buffer by
+//! quarter of the unvisited elements; the unvisited elements then move a
+//! second time in that pass), and otherwise grows the buffer by
 //! doubling, with one reallocation that moves nothing inside the old
 //! buffer. A steady workload with enough capacity allocates nothing.
-//! [Bounded](ReadWriteCollection::bounded) collections never allocate room
-//! for more than their maximum; pushes past it fail with [`CapacityError`]
+//! [Bounded](ReadWriteCollection::bounded) collections never allocate
+//! capacity for more than their bound; pushes past it fail with [`CapacityError`]
 //! (which gives the value back) or panic (`push`). A [`ShrinkPolicy`] gives
 //! memory back when occupancy stays low.
 //!
@@ -435,19 +444,22 @@
 //!   (fuzzing).
 //! * `quickcheck`: `quickcheck::Arbitrary` for the collections (implies `std`).
 //! * `rayon`: `ReadWriteCollection::par_traverse`, a pass that removes and
-//!   pushes on all cores, with the serial pass's result when the closure's
-//!   effect depends only on its element (implies `std`; see the `parallel`
-//!   module).
+//!   pushes on all cores when the work per element is heavy enough to gain
+//!   (it measures; cheaper passes run on one thread), with the serial pass's
+//!   result when the closure's effect depends only on its element (implies
+//!   `std`; see the `parallel` module).
 //! * `proptest`: `proptest::arbitrary::Arbitrary` for the collections and
 //!   strategies in the `proptest` module (implies `std`).
 //! * `async`: `BufferedCollection::wait_pending_async`,
-//!   `Producer::push_async` and `Producer::reserve_async`, futures any
+//!   `Producer::push_async`, `Producer::reserve_async` and
+//!   `Producer::reserve_owned_async`, futures any
 //!   executor can poll (no runtime dependency; implies `std`). Cancel
 //!   safety: dropping a pending `wait_pending_async` loses nothing;
 //!   dropping a pending `push_async` drops its value, which was not pushed;
 //!   dropping a pending `reserve_async` gives up nothing (it holds no value
-//!   and no room), and its `PushPermit`'s `push` cannot fail. Each takes
-//!   its waker out of the queue when dropped.
+//!   and no room), and its `PushPermit`'s `push` cannot fail; dropping a
+//!   pending `reserve_owned_async` also drops the producer it owns. Each
+//!   takes its waker out of the queue when dropped.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 // Without `std` the docs still name `Producer` and `ProducerClosed` (as plain

@@ -38,7 +38,7 @@ macro_rules! step_body {
 /// closure form [`traverse`](crate::ReadWriteCollection::traverse).
 ///
 /// Created by [`ReadWriteCollection::cursor`](crate::ReadWriteCollection::cursor)
-/// (and by the other collections' `cursor` methods). The traversal completes
+/// (and by [`BufferedCollection::cursor`](crate::BufferedCollection::cursor)). The traversal completes
 /// when the cursor is dropped: unvisited elements are kept behind the kept
 /// ones (in order, in [ordered mode](crate::Mode::Ordered); in unordered
 /// mode in some order), and the collection's length is fixed. That is true

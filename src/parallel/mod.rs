@@ -943,7 +943,8 @@ pub enum ParMode {
     Auto,
     /// Every round in parallel after a short serial start (up to 2048
     /// elements, a quarter of a small round), however small or cheap the
-    /// round; nothing is timed to decide.
+    /// round (a bounded collection still runs serially); nothing is timed to
+    /// decide.
     Parallel,
     /// Serially, as [`traverse`](ReadWriteCollection::traverse) runs, with
     /// nothing timed.
@@ -1050,7 +1051,9 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
     /// Force [`ParMode::Serial`] for a closure you know is too cheap to
     /// gain (it then runs exactly `traverse`'s loop, timing nothing), and
     /// [`ParMode::Parallel`] for one you know is heavy (no timed start
-    /// decides against it). The result is the same in every mode.
+    /// decides against it). The result is the same in every mode, for a
+    /// closure whose effect depends only on its element (see
+    /// [`par_traverse`](Self::par_traverse)).
     ///
     /// # Panics
     ///
