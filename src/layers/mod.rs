@@ -54,6 +54,10 @@
 //! assert_eq!(updated, [(Layer::Actors, 1), (Layer::Actors, 2), (Layer::Actors, 3), (Layer::Actors, 4)]);
 //! ```
 
+// `construct` first: rustdoc lists a module's submodules first, in
+// declaration order, so Layers' page opens with its constructors.
+mod construct;
+
 mod cursor;
 mod key;
 #[allow(unsafe_code)]
@@ -116,74 +120,9 @@ pub struct Layers<T, K = usize, A = NoAutoRemove> {
     _key: PhantomData<fn(K)>,
 }
 
-/// Constructors.
-impl<T, K: LayerKey> Layers<T, K> {
-    /// `count` empty, enabled, visible (drawn) layers without auto-remove policy
-    /// or bound; use [`from_collections`](Layers::from_collections) for
-    /// layers with a policy, a bound or unordered mode. For a key type
-    /// with a fixed number of layers, [`Layers::default`] needs no count.
-    ///
-    /// # Panics
-    ///
-    /// If `K` fixes another number of layers ([`LayerKey::COUNT`]).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::Layers;
-    ///
-    /// let layers: Layers<u8> = Layers::new(3);
-    /// assert_eq!(layers.layer_count(), 3);
-    /// assert!(layers.is_empty());
-    /// ```
-    #[must_use]
-    #[track_caller]
-    pub fn new(count: usize) -> Self {
-        Self::from_collections((0..count).map(|_| ReadWriteCollection::new()))
-    }
-}
-
-/// Building from collections, the layers and their elements, and each
-/// layer's enabled and visible flags.
+/// The layers and their elements, and each layer's enabled and visible
+/// (draw) flags.
 impl<T, K: LayerKey, A> Layers<T, K, A> {
-    /// Layers made of the given collections, in order, all enabled and
-    /// visible. Lets each layer have its own bound, mode, shrink policy
-    /// and (same-typed) auto-remove policy.
-    ///
-    /// # Panics
-    ///
-    /// If `K` fixes another number of layers ([`LayerKey::COUNT`]).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use read_write_collection::{Layers, ReadWriteCollection};
-    ///
-    /// let expired = |ttl: &u32| *ttl == 0;
-    /// let mut particles = ReadWriteCollection::with_auto_remove(expired);
-    /// particles.set_max_len(Some(1000));
-    /// let actors = ReadWriteCollection::with_auto_remove(expired);
-    /// let layers: Layers<u32, usize, _> = Layers::from_collections([actors, particles]);
-    /// assert_eq!(layers.layer(1).max_len(), Some(1000));
-    /// ```
-    #[must_use]
-    #[track_caller]
-    pub fn from_collections<I>(collections: I) -> Self
-    where
-        I: IntoIterator<Item = ReadWriteCollection<T, A>>,
-    {
-        let slots: Vec<_> = collections
-            .into_iter()
-            .map(|items| Slot {
-                items,
-                enabled: true,
-                visible: true,
-            })
-            .collect();
-        check_count::<K>(slots.len());
-        Self::from_slots(slots)
-    }
-
     /// Layers made of `slots`, whose number the caller has checked.
     pub(crate) fn from_slots(slots: Vec<Slot<T, A>>) -> Self {
         Layers {
