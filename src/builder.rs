@@ -281,6 +281,7 @@ impl<T, A: AutoRemove<T>, H: FnMut(T)> BuilderHook<T, A> for H {
     }
 }
 
+/// Starting a builder.
 impl<T> Builder<T> {
     /// A builder for an empty, unbounded, ordered collection with no
     /// policy (what [`ReadWriteCollection::new`] makes).
@@ -313,6 +314,7 @@ impl<T> Default for Builder<T> {
     }
 }
 
+/// Settings, then building.
 impl<T, A, H> Builder<T, A, H> {
     /// Capacity (allocation) for at least `capacity` elements (at most
     /// the bound, if one is set).

@@ -31,6 +31,7 @@ pub struct CapacityError<T = ()> {
     value: T,
 }
 
+/// Getting the value back.
 impl<T> CapacityError<T> {
     /// An error holding `element` (for code that wraps a collection and
     /// reports the same error, as `arrayvec` allows).

@@ -51,6 +51,7 @@ pub struct ShrinkPolicy {
     passes: u32,
 }
 
+/// Making a policy and reading it back.
 impl ShrinkPolicy {
     /// Shrink after `passes` consecutive traversals ending with less than
     /// `below_percent` % of the capacity in use.

@@ -11,6 +11,7 @@ use crate::cursor::delegate::{deref_to_element, entry_push_methods};
 use crate::cursor::{Cursor, Entry};
 use crate::error::CapacityError;
 
+/// Passes: one cursor walks every enabled layer, in layer order.
 impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     /// Starts one traversal of every enabled layer, in layer order; see
     /// [`LayersCursor`].
@@ -189,6 +190,7 @@ pub struct LayersCursor<'a, T, K = usize, A: AutoRemove<T> = NoAutoRemove> {
     pub(super) _key: PhantomData<fn(K)>,
 }
 
+/// Walking the layers and pushing.
 impl<'a, T, K: LayerKey, A: AutoRemove<T>> LayersCursor<'a, T, K, A> {
     /// Advances; returns whether an element is held.
     #[inline(always)]
@@ -520,6 +522,7 @@ pub struct LayerEntry<'c, T, K = usize> {
     pub(super) _key: PhantomData<fn(K)>,
 }
 
+/// The layer the element is in, removing it and pushing (to this layer or another).
 impl<'c, T, K: LayerKey> LayerEntry<'c, T, K> {
     /// The key of the layer this element is in (the index, for `usize`
     /// keys).

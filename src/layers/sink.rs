@@ -12,6 +12,7 @@ use crate::auto_remove::{AutoRemove, NoAutoRemove};
 use crate::cursor::delegate::{deref_to_element, entry_push_methods, sink_entry_methods};
 use crate::error::CapacityError;
 
+/// Removal sinks: passes that hand every removed element to a closure.
 impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     /// Starts a traversal of every enabled layer whose removed elements
     /// (auto-removed, and [removed](LayerSinkEntry::remove_to_sink) by the loop),
@@ -113,6 +114,7 @@ impl<T, K: LayerKey, A: AutoRemove<T>> Layers<T, K, A> {
     }
 }
 
+/// Walking on with a removal sink.
 impl<T, K: LayerKey, A: AutoRemove<T>> LayersCursor<'_, T, K, A> {
     /// `step`, with auto-removed elements going to `sink`.
     #[inline]
@@ -161,6 +163,7 @@ pub struct LayersSinkCursor<'a, T, K, S: FnMut(T), A: AutoRemove<T> = NoAutoRemo
     sink: S,
 }
 
+/// Walking the layers and pushing.
 impl<'a, T, K: LayerKey, S: FnMut(T), A: AutoRemove<T>> LayersSinkCursor<'a, T, K, S, A> {
     /// Moves to the next element and lends it out; as
     /// [`LayersCursor::next`], with the elements the predicates remove
@@ -403,6 +406,7 @@ pub struct LayerSinkEntry<'c, T, K, S> {
     sink: &'c mut S,
 }
 
+/// The layer the element is in, removing it (to the sink) and pushing.
 impl<'c, T, K: LayerKey, S: FnMut(T)> LayerSinkEntry<'c, T, K, S> {
     /// The key of the layer this element is in (the index, for `usize`
     /// keys).

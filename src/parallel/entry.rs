@@ -33,6 +33,7 @@ pub struct ParEntry<'a, T> {
     pub(super) entry: Entry<'a, T>,
 }
 
+/// Removing the element in hand and pushing, from a parallel pass's entry.
 impl<'a, T> ParEntry<'a, T> {
     /// Removes the element and returns it.
     ///
@@ -161,6 +162,7 @@ pub struct ParSpawner<'a, T> {
     spawner: Spawner<'a, T>,
 }
 
+/// Pushing after the element was removed.
 impl<T> ParSpawner<'_, T> {
     /// Appends `value`; the pass visits it after everything already
     /// queued, as the serial pass would.

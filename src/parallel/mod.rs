@@ -983,6 +983,7 @@ pub struct ParStats {
     pub probe_time: Duration,
 }
 
+/// Parallel passes (feature `rayon`; see the [`parallel`](crate::parallel) module).
 impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
     /// A traversal that runs the closure on several threads (rayon's
     /// current pool) when that is faster, and leaves the collection

@@ -101,6 +101,7 @@ pub(super) enum Missed {
     Full,
 }
 
+/// Pushing into the queue's pending side, waiting for room, and the handle's state.
 impl<T> Producer<T> {
     /// Pushes `value` if that can be done without waiting: the fast path of
     /// every push. Locks only this handle's slot (and the control lock
@@ -921,6 +922,7 @@ pub struct ProducerClosed<T> {
     pub(super) value: T,
 }
 
+/// Getting the value back.
 impl<T> ProducerClosed<T> {
     /// Returns the value that could not be pushed.
     ///
