@@ -2,8 +2,6 @@
 
 use super::BufferedCollection;
 use crate::auto_remove::{AutoRemove, NoAutoRemove};
-#[cfg(doc)] // for the links in the docs
-use crate::cursor::Entry;
 #[cfg(feature = "std")]
 use crate::producer::{ProducerLink, ProducerOrder};
 use crate::raw::Store;
@@ -111,7 +109,7 @@ impl<T> BufferedCollection<T> {
     /// [`traverse`](Self::traverse) / [`prune`](Self::prune), the start of
     /// the next [`cursor`](Self::cursor), the clears, and its own pushes.
     /// While a traversal runs, the room that was free when it started is
-    /// kept for its pushes ([`Entry::push`]), so producers find the
+    /// kept for its pushes ([`Entry::push`](crate::Entry::push)), so producers find the
     /// collection full until it synchronises again.
     ///
     /// Only the owner can free room. When it is full, nothing is pending

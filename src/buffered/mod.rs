@@ -1,8 +1,6 @@
 //! The committed-buffer variant, [`BufferedCollection`].
 
 use crate::auto_remove::NoAutoRemove;
-#[cfg(doc)] // for the links in the docs
-use crate::cursor::{Cursor, Entry};
 #[cfg(feature = "std")]
 use crate::producer::ProducerLink;
 use crate::raw::Store;
@@ -32,8 +30,8 @@ mod vec_surface;
 /// an event may emit more events, for the next frame and never in a
 /// cascade within this one.
 ///
-/// Traversals use the same [`Cursor`] as [`ReadWriteCollection`](crate::ReadWriteCollection):
-/// [`Entry::remove`] removes, and [`Entry::push`] / [`Cursor::push`] go to
+/// Traversals use the same [`Cursor`](crate::Cursor) as [`ReadWriteCollection`](crate::ReadWriteCollection):
+/// [`Entry::remove`](crate::Entry::remove) removes, and [`Entry::push`](crate::Entry::push) / [`Cursor::push`](crate::Cursor::push) go to
 /// the pending buffer (not visited by this traversal). With the `std`
 #[cfg_attr(
     feature = "std",
