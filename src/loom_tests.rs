@@ -1095,3 +1095,93 @@ fn causally_ordered_pushes_into_a_bounded_queue() {
 fn causally_ordered_async_pushes() {
     causal_model("causal order / push_async", None, Push::Async, 2);
 }
+
+/// (y) A batch push that finds its room gone between reading it and taking
+/// it (a pass reserved it) waits and retries: `a`'s and `b`'s earlier
+/// pushes returned before the batch started, so every commit order but
+/// `[1, 2, 3]` is wrong. (The batch once claimed a stamp before taking
+/// room, and its retry then joined `a`'s first run: `[1, 3, 2]`.)
+#[test]
+fn a_batch_push_that_waits_for_room_keeps_the_arrival_order() {
+    check(
+        "push_batch waiting for the room a pass took (arrival order)",
+        Bound::Env,
+        || {
+            let mut c = BufferedCollection::bounded(3);
+            let (a, b) = (c.producer(), c.producer());
+            a.push(1u8).unwrap();
+            b.push(2).unwrap();
+            let t = thread::spawn(move || {
+                let mut batch = vec![3];
+                a.push_batch(&mut batch).unwrap();
+            });
+            // Takes the last unit of room for the pass, then hands it back.
+            c.traverse(|_| {});
+            t.join().unwrap();
+            c.commit();
+            assert_eq!(c.as_slice(), [1, 2, 3]);
+            drop(b);
+        },
+    );
+}
+
+/// (z) Switching to arrival order while pushes go on through three
+/// handles made in the order `w`, `x`, `y`: the pushes `y`, `x`, `w`
+/// follow one another on one thread, so the committed order must be what
+/// a switch at one point between them gives: the values queued then keep
+/// the handles' order, later pushes follow in arrival order. (The switch
+/// once converted the slots one at a time, and `[2, 3, 1]` came out.)
+#[test]
+fn switching_to_arrival_order_is_one_step_against_pushes() {
+    check(
+        "set_producer_order(Arrival) vs pushes through three handles",
+        Bound::Env,
+        || {
+            let mut c = BufferedCollection::new();
+            c.set_producer_order(ProducerOrder::PerProducer);
+            let (w, x, y) = (c.producer(), c.producer(), c.producer());
+            let t = thread::spawn(move || {
+                y.push(1u8).unwrap();
+                x.push(2).unwrap();
+                w.push(3).unwrap();
+            });
+            c.set_producer_order(ProducerOrder::Arrival);
+            t.join().unwrap();
+            c.commit();
+            let order = c.as_slice();
+            assert!(
+                [[1, 2, 3], [2, 1, 3], [3, 2, 1]].iter().any(|o| o == order),
+                "{order:?}: no single switch point gives this order"
+            );
+        },
+    );
+}
+
+/// (z') A commit in arrival order against a handle that keeps pushing
+/// (extending the run it opened, which may be the one the cut falls in)
+/// between the commit's two looks at its slot: whatever each commit
+/// takes, everything comes out once, in the order it was pushed.
+#[test]
+fn a_commit_at_a_cut_against_a_handle_extending_its_run() {
+    check(
+        "commit at a cut vs pushes extending a run",
+        Bound::Env,
+        || {
+            let mut c = BufferedCollection::new();
+            let (a, b) = (c.producer(), c.producer());
+            b.push(0u8).unwrap();
+            let t = thread::spawn(move || {
+                for v in 1..=3 {
+                    a.push(v).unwrap();
+                }
+            });
+            c.commit();
+            let first = c.len();
+            assert!(first >= 1, "b's push returned before the commit");
+            t.join().unwrap();
+            c.commit();
+            assert_eq!(c.as_slice(), [0, 1, 2, 3]);
+            drop(b);
+        },
+    );
+}

@@ -1047,6 +1047,74 @@ fn bounded_counts_visible_local_and_producer_pending() {
     assert_eq!(p.try_push(12), Ok(()));
 }
 
+/// A `cursor()` pass that empties a full bounded queue hands the room
+/// back when the cursor is dropped, as `traverse` does: an empty queue
+/// takes a push at once, without waiting for the next `commit`. The room
+/// the pass kept for its own pushes comes back too.
+#[test]
+fn a_dropped_cursor_hands_the_room_back_to_producers() {
+    let mut c = BufferedCollection::bounded(4);
+    let p = c.producer();
+    for i in 0..4 {
+        p.try_push(i).unwrap();
+    }
+    c.commit();
+    assert_eq!(p.try_push(9), Err(TryPushError::Full(9)));
+    let mut cursor = c.cursor();
+    while let Some(e) = cursor.next() {
+        e.remove();
+    }
+    drop(cursor);
+    assert_eq!((c.len(), c.pending_len()), (0, 0));
+    for i in 0..4 {
+        assert_eq!(p.try_push(i), Ok(()), "push {i} into an empty bounded(4)");
+    }
+    assert_eq!(p.try_push(4), Err(TryPushError::Full(4)));
+
+    // A pass that removes nothing keeps nothing either: its own pushes
+    // took what they used, the rest goes back.
+    c.commit();
+    let mut cursor = c.cursor();
+    let e = cursor.next().unwrap();
+    e.remove();
+    cursor.next().unwrap().push(10); // pending, takes the freed unit
+    drop(cursor);
+    assert_eq!(p.try_push(11), Err(TryPushError::Full(11)));
+    c.commit();
+    assert_eq!(c.as_slice(), [1, 2, 3, 10]);
+
+    // The same for a sink cursor, and when the pass ends early.
+    let mut sunk = Vec::new();
+    let mut cursor = c.cursor_with_sink(|v| sunk.push(v));
+    cursor.next().unwrap().remove_to_sink();
+    cursor.next().unwrap().remove_to_sink();
+    drop(cursor);
+    assert_eq!(sunk, [1, 2]);
+    assert_eq!(p.try_push(20), Ok(()));
+    assert_eq!(p.try_push(21), Ok(()));
+    assert_eq!(p.try_push(22), Err(TryPushError::Full(22)));
+}
+
+/// A cursor dropped while unwinding hands the room back too.
+#[test]
+fn a_cursor_dropped_by_a_panic_hands_the_room_back() {
+    let mut c = BufferedCollection::bounded(2);
+    let p = c.producer();
+    p.try_push(1).unwrap();
+    p.try_push(2).unwrap();
+    c.commit();
+    let err = catch_unwind(AssertUnwindSafe(|| {
+        let mut cursor = c.cursor();
+        cursor.next().unwrap().remove();
+        panic!("user code");
+    }))
+    .unwrap_err();
+    assert_eq!(panic_message(&*err), "user code");
+    assert_eq!(c.as_slice(), [2]);
+    assert_eq!(p.try_push(3), Ok(()));
+    assert_eq!(p.try_push(4), Err(TryPushError::Full(4)));
+}
+
 /// `CapacityError` has no public constructor; compare through `into_inner`.
 trait NewForTest<T> {
     fn new_for_test(value: T) -> Self;
@@ -1284,25 +1352,32 @@ fn a_commit_that_overflows_leaves_the_producers_items_queued() {
     assert_eq!(c.len(), 4);
 }
 
-/// The same across two producer handles: the commit appends the first
-/// handle's item (there is room for one), then overflows on the second's,
-/// which stays queued; the first is counted as visible exactly once.
+/// The same across two producer handles, in arrival order: there is room
+/// for the first handle's item but not for the second's, and the commit
+/// takes neither (the second's may have arrived first: committing the
+/// first alone could put it ahead). Per producer, the first handle's item
+/// is appended and the second's stays queued; either way nothing is
+/// counted twice.
 #[test]
 fn a_commit_that_overflows_midway_through_the_handles_keeps_the_rest_queued() {
-    let mut visible = units(usize::MAX);
-    visible.pop();
-    let mut c: BufferedCollection<()> = visible.into();
-    let p = c.producer();
-    let q = c.producer();
-    p.push(()).unwrap();
-    q.push(()).unwrap();
-    let err = catch_unwind(AssertUnwindSafe(|| c.commit())).unwrap_err();
-    assert_eq!(panic_message(&*err), "capacity overflow");
-    assert_eq!(c.len(), usize::MAX, "the first handle's item was appended");
-    assert_eq!(c.pending_len(), 1, "the second's is still queued");
-    c.clear_visible();
-    assert_eq!(c.commit(), 1);
-    assert_eq!(c.len(), 1);
+    for order in [ProducerOrder::Arrival, ProducerOrder::PerProducer] {
+        let mut visible = units(usize::MAX);
+        visible.pop();
+        let mut c: BufferedCollection<()> = visible.into();
+        c.set_producer_order(order);
+        let p = c.producer();
+        let q = c.producer();
+        q.push(()).unwrap();
+        p.push(()).unwrap();
+        let err = catch_unwind(AssertUnwindSafe(|| c.commit())).unwrap_err();
+        assert_eq!(panic_message(&*err), "capacity overflow");
+        let taken = usize::from(order == ProducerOrder::PerProducer);
+        assert_eq!(c.len(), usize::MAX - 1 + taken, "{order:?}");
+        assert_eq!(c.pending_len(), 2 - taken, "{order:?}");
+        c.clear_visible();
+        assert_eq!(c.commit(), 2 - taken);
+        assert_eq!(c.len(), 2 - taken);
+    }
 }
 
 /// Overflowing pushes of zero-sized elements say "capacity overflow", not

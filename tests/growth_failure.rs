@@ -19,7 +19,7 @@ use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Once;
 
-use common::{ids, Elem, Tracker};
+use common::{ids, vals, Elem, Tracker};
 use read_write_collection::{BufferedCollection, ReadWriteCollection};
 
 /// Fails every `realloc` (a `Vec` growing a non-empty buffer) on threads
@@ -458,4 +458,89 @@ fn parallel_round_growth_fails(bomb: Option<u64>) {
     for (id, d) in drops[..made].iter().enumerate() {
         assert_eq!(d.load(Ordering::Relaxed), 1, "element {id} dropped once");
     }
+}
+
+/// A batch push whose slot cannot grow, between pushes through another
+/// handle: the failed push leaves no trace in the arrival order. (It
+/// once claimed a new stamp before growing the slot, so the handle's next
+/// push joined its first run, ahead of the other handle's push.)
+#[test]
+fn a_failed_batch_push_leaves_the_arrival_order_as_it_was() {
+    let t = Tracker::new();
+    let mut q: BufferedCollection<Elem> = BufferedCollection::new();
+    let (a, b) = (q.producer(), q.producer());
+    a.push(t.elem(0)).unwrap();
+    b.push(t.elem(1)).unwrap();
+    let mut batch = t.elems(10..20);
+    let panicked = with_failing_growth(|| {
+        let _ = a.try_push_batch(&mut batch);
+    });
+    assert!(panicked);
+    assert_eq!(batch.len(), 10, "the batch is still the caller's");
+    a.push(t.elem(2)).unwrap();
+    q.commit();
+    assert_eq!(vals(&q[..]), [0, 1, 2], "arrival order");
+    drop(batch);
+    drop((a, b, q));
+    t.assert_all_dropped_once();
+}
+
+/// The same for a permit's push (feature `async`): the failed push drops
+/// its value, its permit gives the room back, and the handle's next push
+/// still comes after the other handle's.
+#[cfg(feature = "async")]
+#[test]
+fn a_failed_permit_push_leaves_the_arrival_order_as_it_was() {
+    let t = Tracker::new();
+    let mut q: BufferedCollection<Elem> = BufferedCollection::new();
+    let (a, b) = (q.producer(), q.producer());
+    // `a`'s slot at its capacity, so the permit's push must grow it.
+    let mut first = Vec::with_capacity(4);
+    first.extend(t.elems([0, 0, 0, 0]));
+    a.push_batch(&mut first).unwrap();
+    b.push(t.elem(1)).unwrap();
+    let permit = common::block_on(a.reserve_async()).unwrap();
+    let late = t.elem(9);
+    let panicked = with_failing_growth(|| permit.push(late));
+    assert!(panicked);
+    a.push(t.elem(2)).unwrap();
+    q.commit();
+    assert_eq!(vals(&q[..]), [0, 0, 0, 0, 1, 2], "arrival order");
+    drop((a, b, q));
+    t.assert_all_dropped_once();
+}
+
+/// A commit whose destination cannot grow after it took one handle's
+/// values but before another's: it never commits a later push while an
+/// earlier one stays queued. (It once appended what it had taken, `a`'s
+/// push, and left `b`'s earlier one for the next commit.)
+#[test]
+fn a_commit_that_cannot_grow_takes_nothing_out_of_order() {
+    let t = Tracker::new();
+    // Room in the visible buffer for one more element: `a`'s value fits,
+    // `b`'s do not.
+    let mut visible = Vec::with_capacity(5);
+    visible.extend(t.elems(100..104));
+    let mut q: BufferedCollection<Elem> = BufferedCollection::from(visible);
+    assert_eq!(q.capacity(), 5);
+    let (a, b) = (q.producer(), q.producer());
+    b.push(t.elem(0)).unwrap();
+    a.push(t.elem(1)).unwrap();
+    let mut batch = t.elems(2..10);
+    b.push_batch(&mut batch).unwrap();
+    let panicked = with_failing_growth(|| {
+        q.commit();
+    });
+    assert!(panicked);
+    // Whatever the failed commit took is a prefix of the arrival order.
+    let taken = vals(&q[4..]);
+    assert_eq!(taken, (0..taken.len() as i64).collect::<Vec<_>>());
+    q.commit();
+    assert_eq!(
+        vals(&q[..]),
+        (100..104).chain(0..10).collect::<Vec<i64>>(),
+        "arrival order across the failed commit"
+    );
+    drop((a, b, q));
+    t.assert_all_dropped_once();
 }

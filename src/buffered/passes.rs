@@ -30,10 +30,17 @@ impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
     #[inline]
     pub fn cursor(&mut self) -> Cursor<'_, T, A> {
         self.prepare_pass();
-        Cursor::new(
+        let cursor = Cursor::new(
             Pass::begin(&mut self.store, Some(&mut self.pending)),
             &mut self.policy,
-        )
+        );
+        // A bounded queue's pass took the room for its pushes: it goes
+        // back, with what the pass freed, when the cursor is dropped.
+        #[cfg(feature = "std")]
+        if self.max != usize::MAX {
+            return cursor.releasing_room(self.link.room_release());
+        }
+        cursor
     }
 
     /// The closure form of a traversal; see [`ReadWriteCollection::traverse`](crate::ReadWriteCollection::traverse).
@@ -51,10 +58,8 @@ impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
     where
         F: FnMut(Entry<'_, T>),
     {
-        // Released also when `f` panics: the pass's removals free room for
-        // blocked producers either way.
-        let this = ReleaseOnDrop(self);
-        this.0.cursor().for_each(f);
+        // The cursor's drop hands the room back, also when `f` panics.
+        self.cursor().for_each(f);
     }
 
     /// Applies the auto-remove policy to the visible elements; returns how
@@ -71,19 +76,7 @@ impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
     /// assert_eq!(c.prune(), 2);
     /// ```
     pub fn prune(&mut self) -> usize {
-        let this = ReleaseOnDrop(self);
-        this.0.cursor().run_policy()
-    }
-}
-
-/// Hands the room a pass freed in a bounded collection to blocked
-/// producers when dropped: after the pass, also when user code in it
-/// panicked (the cursor has completed the pass by then).
-struct ReleaseOnDrop<'a, T, A>(&'a mut BufferedCollection<T, A>);
-
-impl<T, A> Drop for ReleaseOnDrop<'_, T, A> {
-    fn drop(&mut self) {
-        self.0.release();
+        self.cursor().run_policy()
     }
 }
 
@@ -139,7 +132,6 @@ impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
         S: FnMut(T),
         F: FnMut(crate::cursor::SinkEntry<'_, T, S>),
     {
-        let this = ReleaseOnDrop(self);
-        this.0.cursor_with_sink(sink).for_each(f);
+        self.cursor_with_sink(sink).for_each(f);
     }
 }

@@ -132,16 +132,14 @@ impl<T> Producer<T> {
         // nothing changed. Room for a run is kept ready too: whether this
         // push opens one is known only once the clock is read, after the
         // room is taken (on a bounded queue the room's compare-and-swap
-        // has fetched the clock's line by then).
+        // has fetched the clock's line by then). The stamp comes last: a
+        // push that fails must not have moved the slot's epoch.
         slot.items.reserve(1);
-        if slot.arrival && slot.runs.len() == slot.runs.capacity() {
-            slot.runs.reserve(1);
-        }
+        slot.ready_for_run();
         if self.shared.take_room(1) == 0 {
             return Err(Missed::Full);
         }
-        let run = slot.stamp(&self.shared.counters.clock);
-        slot.open(run);
+        slot.open_run(&self.shared.counters.clock);
         slot.items.extend(value.take());
         Ok(())
     }
@@ -658,22 +656,22 @@ impl<T> Producer<T> {
         if wanted == 0 {
             return Ok(());
         }
-        // One stamp for the whole batch: it is one push.
-        let run = slot.stamp(&self.shared.counters.clock);
         // Grown before room is taken and before anything moves: if this
         // panics, nothing has left `batch`. (An unbounded push of a whole
         // batch into an empty slot swaps buffers below and needs no room.)
         if bounded || !slot.items.is_empty() {
             slot.items.reserve(wanted);
         }
-        if slot.needs_run_room(run) {
-            slot.runs.reserve(1);
-        }
+        slot.ready_for_run();
+        // The room read above may be gone (another push, a permit, a pass
+        // took it): then nothing happened.
         let n = self.shared.take_room(wanted);
         if n == 0 {
             return Ok(());
         }
-        slot.open(run);
+        // One stamp for the whole batch (it is one push), claimed once
+        // nothing can fail any more.
+        slot.open_run(&self.shared.counters.clock);
         if n == batch.len() && slot.items.is_empty() {
             // Everything fits in an empty slot: hand over the buffer and
             // take the slot's (empty, with its capacity) in exchange.
@@ -747,13 +745,12 @@ impl<T> Producer<T> {
                 slot.reserved -= 1;
                 Some(value)
             } else {
-                let run = slot.stamp(&self.shared.counters.clock);
+                // Grown first: if this panics, nothing changed (the
+                // permit still holds its room, and no stamp was claimed).
                 slot.items.reserve(1);
-                if slot.needs_run_room(run) {
-                    slot.runs.reserve(1);
-                }
+                slot.ready_for_run();
                 slot.reserved -= 1;
-                slot.open(run);
+                slot.open_run(&self.shared.counters.clock);
                 slot.items.push(value);
                 None
             }

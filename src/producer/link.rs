@@ -22,6 +22,30 @@ pub(crate) struct ProducerLink<T> {
     taker: Taker<T>,
 }
 
+/// What a bounded queue's pass holds to hand back the room it kept for
+/// its pushes, and the room its removals freed, when it ends (see
+/// [`Cursor`](crate::Cursor)'s drop).
+pub(crate) struct RoomRelease<'a, T>(&'a Shared<T>);
+
+impl<T> Clone for RoomRelease<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for RoomRelease<'_, T> {}
+
+impl<T> RoomRelease<'_, T> {
+    /// Publishes `owned`, the collection's exact count (or more: the
+    /// next publication gives back the rest), waking producers blocked for
+    /// the room it frees.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn release(self, owned: usize) {
+        self.0.lock().publish(owned);
+    }
+}
+
 /// What a commit uses to take and merge the slots' values: the owner's
 /// alone, beside the shared state (borrowed apart from it while the
 /// control lock is held).
@@ -36,6 +60,9 @@ struct Taker<T> {
     /// before any value moves); both empty between commits.
     pub(super) first: Option<Part<T>>,
     pub(super) parts: Vec<Part<T>>,
+    /// A commit at a cut: what its first look found in each slot that had
+    /// values due (see [`Taker::gather_at_cut`]); empty between commits.
+    plan: Vec<Planned>,
     /// The merge's heap for more than [`SCANNED_PARTS`] parts: (how long
     /// before the cut a part's last run was stamped, part), newest first.
     pub(super) heap: BinaryHeap<Reverse<(Stamp, usize)>>,
@@ -52,6 +79,7 @@ impl<T> ProducerLink<T> {
                 pool: Vec::new(),
                 first: None,
                 parts: Vec::new(),
+                plan: Vec::new(),
                 heap: BinaryHeap::new(),
             },
         }
@@ -77,11 +105,20 @@ impl<T> ProducerLink<T> {
     /// comes first (the module docs prove it). Per producer, it takes
     /// everything, slot after slot in registry order.
     ///
-    /// A slot's values leave it only once `dest` has capacity for them and
-    /// everything taken before: if growing `dest` panics (capacity
-    /// overflow, allocation failure), what was not taken is still in its
-    /// slot, in order, and the next commit takes it. Nothing after that
-    /// allocates.
+    /// At a cut (arrival order, several slots), nothing leaves a slot
+    /// until `dest` has capacity for every value due: if growing `dest`
+    /// fails, the commit has taken nothing (a part of what is due, taken
+    /// alone, could put a push before one that happened before it). Per
+    /// producer, or with one slot, a slot's values leave it once `dest`
+    /// has capacity for them and everything taken before: if growing
+    /// `dest` fails, what was not taken is still in its slot, in order.
+    /// Either way the next commit takes what stayed, and nothing after
+    /// the growth allocates.
+    ///
+    /// # Panics
+    ///
+    /// If `dest` cannot grow (capacity overflow, or the allocation error
+    /// handler panics), as `Vec::reserve` does.
     pub(crate) fn take_into(&mut self, dest: &mut Vec<T>) {
         let shared = &*self.shared;
         let mut queue = shared.lock();
@@ -89,33 +126,58 @@ impl<T> ProducerLink<T> {
         // the producers first: those blocked for it wake as soon as the
         // lock is released, before the merge below (which needs no lock).
         queue.publish(dest.len());
-        // With one slot there is nothing to order its values against: no
-        // cut. A second slot registers under the control lock, which this
-        // holds until every slot was looked at. The cut is a read: a write
-        // would take the clock's line from the producers and make each of
-        // them claim a new epoch at its next push.
-        let cut = match queue.order {
-            ProducerOrder::Arrival if queue.slots.len() > 1 => {
-                Some(shared.counters.clock.load(Relaxed))
+        loop {
+            // With one slot there is nothing to order its values against:
+            // no cut. A second slot registers under the control lock, which
+            // this holds until every slot was looked at. The cut is a read:
+            // a write would take the clock's line from the producers and
+            // make each of them claim a new epoch at its next push.
+            let cut = match queue.order {
+                ProducerOrder::Arrival if queue.slots.len() > 1 => {
+                    Some(shared.counters.clock.load(Relaxed))
+                }
+                _ => None,
+            };
+            // Counts what it takes as the collection's (`held`), so that
+            // `held` is `dest`'s length once the merge is done.
+            let gathered = match cut {
+                Some(cut) => self.taker.gather_at_cut(&mut queue, dest, cut),
+                None => self.taker.gather(&mut queue, dest, true).map(|()| false),
+            };
+            // Dead slots are empty now (unless they hold values stamped
+            // after the cut, or the commit stopped), and nothing can reach
+            // them any more.
+            queue.remove_dead(gathered != Ok(false));
+            match gathered {
+                Err(needed) if cut.is_some() => {
+                    // Nothing was taken. Grown as `Vec::reserve` grows
+                    // (capacity overflow, or the allocation error handler,
+                    // may panic: the queue is as it was), not under the
+                    // lock; then the commit starts again at a new cut.
+                    drop(queue);
+                    dest.reserve(needed);
+                    queue = shared.lock();
+                }
+                _ => {
+                    drop(queue);
+                    self.taker.merge(dest, cut);
+                    if let Err(needed) = gathered {
+                        // `dest` could not grow for the rest: everything is
+                        // consistent (what was taken is appended, the rest
+                        // queued), so report it as `Vec::reserve` does. If
+                        // the room can be had by now, the rest simply waits
+                        // for the next commit.
+                        dest.reserve(needed);
+                    }
+                    return;
+                }
             }
-            _ => None,
-        };
-        // Counts what it takes as the collection's (`held`), so that
-        // `held` is `dest`'s length once the merge is done.
-        let gathered = self.taker.gather(&mut queue, dest, cut, true);
-        // Dead slots are empty now (unless they hold values stamped after
-        // the cut), and nothing can reach them any more.
-        queue.remove_dead(gathered != Ok(false));
-        drop(queue);
-        self.taker.merge(dest, cut);
-        if let Err(needed) = gathered {
-            // `dest` could not grow for the rest: everything is consistent
-            // (what was taken is appended, the rest queued), so report it
-            // as `Vec::reserve` does (capacity overflow, or the allocation
-            // error handler). If the room can be had by now, the rest
-            // simply waits for the next commit.
-            dest.reserve(needed);
         }
+    }
+
+    /// The handle a bounded queue's pass releases its room through.
+    pub(crate) fn room_release(&self) -> RoomRelease<'_, T> {
+        RoomRelease(&self.shared)
     }
 
     /// Producers' pushes not yet taken.
@@ -132,8 +194,8 @@ impl<T> ProducerLink<T> {
             let mut queue = self.shared.lock();
             // The values leave the slots: their room goes to `held`, which
             // the publication then lowers to `owned`.
-            let gathered = self.taker.gather(&mut queue, &mut items, None, false);
-            debug_assert_eq!(gathered, Ok(false), "a clear takes everything");
+            let gathered = self.taker.gather(&mut queue, &mut items, false);
+            debug_assert_eq!(gathered, Ok(()), "a clear takes everything");
             self.taker.merge(&mut items, None);
             queue.remove_dead(false);
             queue.publish(owned);
@@ -217,8 +279,8 @@ impl<T> ProducerLink<T> {
         queue.close();
         shared.flags.gone.store(true, SeqCst);
         let mut items = Vec::new();
-        let gathered = self.taker.gather(&mut queue, &mut items, None, false);
-        debug_assert_eq!(gathered, Ok(false), "taking everything needs no room");
+        let gathered = self.taker.gather(&mut queue, &mut items, false);
+        debug_assert_eq!(gathered, Ok(()), "taking everything needs no room");
         // Read after every slot was locked: at or after every stamp taken.
         let now =
             (queue.order == ProducerOrder::Arrival).then(|| shared.counters.clock.load(Relaxed));
@@ -232,36 +294,36 @@ impl<T> ProducerLink<T> {
         self.shared.lock().order
     }
 
-    /// Changes how commits order producers' values, under the control
-    /// lock and each slot's in turn. Values queued when arrival order
-    /// starts keep the per-producer order among themselves (each slot's
-    /// get a fresh stamp, in registry order) and come before every later
-    /// push; values queued when it ends lose their stamps.
+    /// Changes how commits order producers' values, in one step: under the
+    /// control lock and every slot's at once (as a bound change), so no
+    /// push lands between two slots' conversions. Values queued when
+    /// arrival order starts keep the per-producer order among themselves
+    /// (each slot's get a fresh stamp, in registry order) and come before
+    /// every later push; values queued when it ends lose their stamps.
     pub(crate) fn set_order(&self, order: ProducerOrder) {
         let mut queue = self.shared.lock();
         if queue.order == order {
             return;
         }
         let arrival = order == ProducerOrder::Arrival;
-        queue.order = order;
-        for slot in &queue.slots {
-            let mut state = lock(&slot.state);
+        // Every slot locked before any changes (the guards' `Vec` is the
+        // only allocation, made before that).
+        let mut guards: Vec<MutexGuard<'_, SlotState<T>>> =
+            queue.slots.iter().map(|slot| lock(&slot.state)).collect();
+        let clock = &self.shared.counters.clock;
+        for state in &mut guards {
             state.runs.clear();
             state.run_open = false;
             state.arrival = arrival;
             if arrival && !state.items.is_empty() {
                 // One run, the head, covers every value.
-                let stamp = self
-                    .shared
-                    .counters
-                    .clock
-                    .fetch_add(1, Relaxed)
-                    .wrapping_add(1);
-                state.epoch = stamp;
+                let stamp = state.claim(clock, clock.load(Relaxed));
                 state.head = stamp;
                 state.run_open = true;
             }
         }
+        drop(guards);
+        queue.order = order;
     }
 
     pub(crate) fn is_closed(&self) -> bool {
@@ -329,24 +391,20 @@ impl<T> ProducerLink<T> {
 }
 
 impl<T> Taker<T> {
-    /// Moves the values due at `cut` (all of them without one) out of the
-    /// slots into `self.parts`, one part per slot that had any, counting
-    /// them as the collection's (`held`). With `room` (allocation in
-    /// `dest`, not room under the bound), a slot's values leave it only
-    /// once `dest` has capacity for them and all taken before.
+    /// Moves every value out of the slots into `self.parts`, one part per
+    /// slot that had any, counting them as the collection's (`held`):
+    /// per producer, with one slot, or for the last time (a commit at a
+    /// cut is [`gather_at_cut`](Self::gather_at_cut)). With `room`
+    /// (allocation in `dest`, not room under the bound), a slot's values
+    /// leave it only once `dest` has capacity for them and all taken
+    /// before.
     ///
-    /// Returns whether a slot still held values when it was done with it
-    /// (values stamped after the cut). If `dest` cannot grow, it stops
-    /// there and returns how much capacity it asked for: the parts taken fit,
-    /// the rest of the values stay in their slots.
-    fn gather(
-        &mut self,
-        queue: &mut Queue<T>,
-        dest: &mut Vec<T>,
-        cut: Option<Stamp>,
-        room: bool,
-    ) -> Result<bool, usize> {
-        debug_assert!(self.parts.is_empty() && self.first.is_none());
+    /// If `dest` cannot grow, it stops there and returns how much capacity
+    /// it asked for: the parts taken fit, the rest of the values stay in
+    /// their slots (with no cut, any prefix of the slots is a consistent
+    /// commit).
+    fn gather(&mut self, queue: &mut Queue<T>, dest: &mut Vec<T>, room: bool) -> Result<(), usize> {
+        self.discard_prepared();
         // Grown before any value moves: the merge below cannot allocate.
         // (One slot needs none of it.)
         let slots = queue.slots.len();
@@ -357,15 +415,13 @@ impl<T> Taker<T> {
             self.heap.reserve(slots);
         }
         let mut total = 0;
-        let mut left_behind = false;
         for (i, slot) in queue.slots.iter().enumerate() {
             // The last slot's values, when nothing was taken before and
             // nothing is visible, become `dest` by a swap: no room needed.
             let swapped = dest.is_empty() && total == 0 && i + 1 == slots;
             loop {
                 let mut state = lock_politely(&slot.state);
-                let (items, runs) = state.due(cut);
-                left_behind |= items < state.items.len();
+                let items = state.items.len();
                 if items == 0 {
                     break;
                 }
@@ -379,12 +435,9 @@ impl<T> Taker<T> {
                     }
                     continue;
                 }
-                let mut part = self
-                    .pool
-                    .pop()
-                    .unwrap_or_else(|| core::mem::take(&mut self.spare));
+                let mut part = self.empty_part();
                 // The only moment this holds the producer up.
-                state.take_into(items, runs, &mut part);
+                state.take_all(&mut part);
                 drop(state);
                 if several {
                     self.parts.push(part);
@@ -396,6 +449,116 @@ impl<T> Taker<T> {
                 total += items;
                 break;
             }
+        }
+        Ok(())
+    }
+
+    /// Puts back in the pool the parts that a commit at a cut prepared
+    /// when growing one of them panicked (empty: nothing had been taken).
+    fn discard_prepared(&mut self) {
+        debug_assert!(self.first.is_none());
+        while let Some(part) = self.parts.pop() {
+            debug_assert!(part.items.is_empty(), "a commit left values behind");
+            self.recycle(part);
+        }
+    }
+
+    /// An emptied part from the pool, or a new one.
+    fn empty_part(&mut self) -> Part<T> {
+        self.pool
+            .pop()
+            .unwrap_or_else(|| core::mem::take(&mut self.spare))
+    }
+
+    /// Moves the values due at `cut` out of the slots into `self.parts`,
+    /// one part per slot that had any, counting them as the collection's
+    /// (`held`), in two looks at the slots, so that nothing leaves a slot
+    /// before everything that can fail has succeeded:
+    ///
+    /// 1. under each slot's lock in turn, how many values it has due (the
+    ///    *plan*); then `dest` is grown for all of them, and an empty part
+    ///    for each slot with capacity for them;
+    /// 2. under each planned slot's lock in turn, its values are taken:
+    ///    all of them by a swap when everything it holds is due and `dest`
+    ///    has room for what was added since the first look, else the
+    ///    values the first look counted, moved into the part.
+    ///
+    /// Either look at a slot decides what is taken from it, and either
+    /// keeps the cut's promise: the proof in the module docs needs only
+    /// that what is taken from each slot is what was due in it when it was
+    /// looked at, whenever that was after the cut was read.
+    ///
+    /// Returns whether a slot still held values when it was done with it
+    /// (values stamped after the cut). If `dest` cannot grow, it returns
+    /// how much capacity it asked for, having taken nothing. (If a part
+    /// cannot grow, that panics, having taken nothing; the next commit
+    /// finds the parts it had prepared and puts them back in the pool.)
+    fn gather_at_cut(
+        &mut self,
+        queue: &mut Queue<T>,
+        dest: &mut Vec<T>,
+        cut: Stamp,
+    ) -> Result<bool, usize> {
+        self.discard_prepared();
+        self.plan.clear();
+        let slots = queue.slots.len();
+        self.plan.reserve(slots);
+        self.parts.reserve(slots);
+        self.pool.reserve(slots);
+        self.heap.reserve(slots);
+        // The first look.
+        let mut total = 0;
+        let mut left_behind = false;
+        for (index, slot) in queue.slots.iter().enumerate() {
+            let state = lock_politely(&slot.state);
+            let (items, runs) = state.due(Some(cut));
+            if items > 0 {
+                self.plan.push(Planned { index, items, runs });
+                total += items;
+            } else {
+                // Values stamped after the cut only (a dead slot gets no
+                // more).
+                left_behind |= !state.items.is_empty();
+            }
+        }
+        // One planned part into an empty `dest` becomes `dest` by a swap
+        // (see `merge`): no capacity needed there.
+        let swap_into_dest = dest.is_empty() && self.plan.len() == 1;
+        let mut slack = if swap_into_dest {
+            usize::MAX
+        } else {
+            if dest.capacity() - dest.len() < total && dest.try_reserve(total).is_err() {
+                return Err(total);
+            }
+            dest.capacity() - dest.len() - total
+        };
+        for i in 0..self.plan.len() {
+            let planned = &self.plan[i];
+            let (items, runs) = (planned.items, planned.runs);
+            let mut part = self.empty_part();
+            // Usually no-ops: a pool part has the capacity of the buffer it
+            // came from.
+            part.items.reserve(items);
+            part.runs.reserve(runs);
+            self.parts.push(part);
+        }
+        // The second look: nothing below allocates or fails.
+        for (planned, part) in self.plan.iter().zip(self.parts.iter_mut()) {
+            let mut state = lock_politely(&queue.slots[planned.index].state);
+            let (due, _) = state.due(Some(cut));
+            let held = state.items.len();
+            let added = due - planned.items;
+            let taken = if due == held && added <= slack {
+                slack -= added;
+                state.take_all(part);
+                held
+            } else {
+                state.take_prefix(planned.items, part);
+                left_behind = true;
+                planned.items
+            };
+            drop(state);
+            queue.held += taken;
         }
         Ok(left_behind)
     }
@@ -454,6 +617,17 @@ impl<T> Taker<T> {
             self.pool.push(part);
         }
     }
+}
+
+/// What the first look of a commit at a cut found in a slot with values
+/// due (see [`Taker::gather_at_cut`]).
+struct Planned {
+    /// The slot's place in the registry.
+    index: usize,
+    /// Values due: a prefix of the slot's, ending at a run's end.
+    items: usize,
+    /// Runs after the head among them.
+    runs: usize,
 }
 
 /// Parts merged by a linear scan for the newest last run, with their

@@ -145,34 +145,66 @@ impl<T> SlotState<T> {
         }
     }
 
-    /// Before values are pushed into this slot (under its lock): in
-    /// arrival order, the stamp of the run they must open, if they cannot
-    /// extend the open one. Extending needs the clock to show this slot's
-    /// epoch (no other slot and no commit moved it since: one load of a
-    /// line every push reads and few write); otherwise the slot moves the
-    /// clock on by one and owns the new value. Stamp and values are taken
-    /// under the slot's lock, so a commit that reads the clock before it
-    /// locks the slot finds every value stamped before that read.
+    /// Before values are pushed into this slot (under its lock): makes
+    /// sure that [`open_run`](Self::open_run) will not allocate, so that
+    /// every step that can fail (growing `items` and `runs`, taking room)
+    /// comes before the push changes anything.
     #[inline]
-    pub(super) fn stamp(&mut self, clock: &AtomicStamp) -> Option<Stamp> {
+    pub(super) fn ready_for_run(&mut self) {
+        if self.arrival && !self.items.is_empty() && self.runs.len() == self.runs.capacity() {
+            self.runs.reserve(1);
+        }
+    }
+
+    /// Right before values are appended (under the slot's lock, after
+    /// every step that can fail or return early, so that no stamp is
+    /// claimed for a push that does not happen): in arrival order, the
+    /// values join the open run if they can, else open a new one.
+    /// Extending needs the clock to show this slot's epoch (no other slot
+    /// and no commit moved it since: one load of a line every push reads
+    /// and few write); otherwise the slot moves the clock on by one and
+    /// owns the new value. Stamp and values are taken under the slot's
+    /// lock, so a commit that reads the clock before it locks the slot
+    /// finds every value stamped before that read. Does not allocate
+    /// after [`ready_for_run`](Self::ready_for_run).
+    #[inline]
+    pub(super) fn open_run(&mut self, clock: &AtomicStamp) {
         if !self.arrival {
-            return None;
+            return;
         }
         // Relaxed is enough: the proof needs only coherence of the clock's
         // own modification order (see the module docs).
         let now = clock.load(Relaxed);
-        if now == self.epoch {
-            return if self.run_open { None } else { Some(now) };
+        let stamp = if now != self.epoch {
+            self.claim(clock, now)
+        } else if self.run_open {
+            return;
+        } else {
+            now
+        };
+        if self.items.is_empty() {
+            self.head = stamp;
+        } else {
+            debug_assert!(self.runs.len() < self.runs.capacity(), "ready_for_run");
+            self.runs.push(Run {
+                stamp,
+                start: self.items.len(),
+            });
         }
-        Some(self.claim(clock, now))
+        self.run_open = true;
     }
 
-    /// The next clock value, taken with a compare-and-swap from `seen`:
-    /// the slot's new epoch.
+    /// The next clock value after `seen`, taken with a compare-and-swap:
+    /// the slot's new epoch. The clock skips 0, the epoch of a slot that
+    /// never pushed, when it wraps (a `usize` clock could), so no two
+    /// slots ever share a stamp.
     pub(super) fn claim(&mut self, clock: &AtomicStamp, seen: Stamp) -> Stamp {
         let mut now = seen;
         loop {
-            let next = now.wrapping_add(1);
+            let next = match now.wrapping_add(1) {
+                0 => 1,
+                next => next,
+            };
             match clock.compare_exchange(now, next, Relaxed, Relaxed) {
                 Ok(_) => {
                     self.epoch = next;
@@ -180,31 +212,6 @@ impl<T> SlotState<T> {
                 }
                 Err(seen) => now = seen,
             }
-        }
-    }
-
-    /// Whether a run [`stamp`](Self::stamp) asked for needs capacity
-    /// (allocation) in `runs` (the caller reserves it before anything
-    /// changes).
-    #[inline]
-    pub(super) fn needs_run_room(&self, run: Option<Stamp>) -> bool {
-        run.is_some() && !self.items.is_empty()
-    }
-
-    /// Opens the run [`stamp`](Self::stamp) asked for, at the current end
-    /// of `items` (the caller reserved capacity for it in `runs`).
-    #[inline]
-    pub(super) fn open(&mut self, run: Option<Stamp>) {
-        if let Some(stamp) = run {
-            if self.items.is_empty() {
-                self.head = stamp;
-            } else {
-                self.runs.push(Run {
-                    stamp,
-                    start: self.items.len(),
-                });
-            }
-            self.run_open = true;
         }
     }
 
@@ -226,25 +233,36 @@ impl<T> SlotState<T> {
         }
     }
 
-    /// Moves the first `items` values and `runs` runs after the head
-    /// (from [`due`](Self::due)) into the empty `part`. If growing `part`
-    /// panics, nothing has moved.
-    pub(super) fn take_into(&mut self, items: usize, runs: usize, part: &mut Part<T>) {
+    /// Moves every value and run into the empty `part` (a swap: the slot
+    /// gets `part`'s buffers, with their capacity). Cannot fail.
+    #[inline]
+    pub(super) fn take_all(&mut self, part: &mut Part<T>) {
         part.head = self.head;
-        if items == self.items.len() {
-            core::mem::swap(&mut self.items, &mut part.items);
-            core::mem::swap(&mut self.runs, &mut part.runs);
-            self.run_open = false;
-        } else {
-            part.items.reserve(items);
-            part.runs.reserve(runs);
-            part.items.extend(self.items.drain(..items));
-            part.runs.extend(self.runs.drain(..runs));
-            // The first run left becomes the head.
-            self.head = self.runs.remove(0).stamp;
-            for run in &mut self.runs {
-                run.start -= items;
-            }
+        core::mem::swap(&mut self.items, &mut part.items);
+        core::mem::swap(&mut self.runs, &mut part.runs);
+        self.run_open = false;
+    }
+
+    /// Moves the first `n` values (fewer than the slot holds) and the runs
+    /// that start among them into the empty `part`, which has the capacity
+    /// for them: nothing allocates. `n` may fall inside a run (values were
+    /// added to the open run since a commit counted them): the values left
+    /// then go on with that run's stamp.
+    pub(super) fn take_prefix(&mut self, n: usize, part: &mut Part<T>) {
+        debug_assert!(0 < n && n < self.items.len());
+        let runs = self.runs.partition_point(|run| run.start < n);
+        debug_assert!(part.items.capacity() >= n && part.runs.capacity() >= runs);
+        part.head = self.head;
+        part.items.extend(self.items.drain(..n));
+        part.runs.extend(self.runs.drain(..runs));
+        self.head = match self.runs.first() {
+            // The first value left starts a run: it becomes the head.
+            Some(run) if run.start == n => self.runs.remove(0).stamp,
+            // It is in the middle of the last run taken.
+            _ => part.runs.last().map_or(part.head, |run| run.stamp),
+        };
+        for run in &mut self.runs {
+            run.start -= n;
         }
     }
 }

@@ -4,12 +4,13 @@
 //! a constant factor of the live handles.
 
 use alloc::collections::BinaryHeap;
+use alloc::vec;
 use alloc::vec::Vec;
 use core::sync::atomic::Ordering::SeqCst;
 use std::time::Duration;
 
 use super::link::merge_runs;
-use super::queue::{Part, Run, SWEEP_MIN};
+use super::queue::{Part, Run, SlotState, SWEEP_MIN};
 use super::*;
 use crate::sync::Stamp;
 
@@ -233,5 +234,91 @@ fn merge_runs_puts_interleaved_runs_in_stamp_order() {
             assert_eq!(dest, expected, "{k} parts");
             assert!(parts.iter().all(|p| p.items.is_empty()));
         }
+    }
+}
+
+/// Pushes through three handles in a fixed interleaving, with the clock
+/// seeded at `start`, and returns what one commit takes.
+fn arrival_with_clock_at(start: Stamp) -> Vec<u32> {
+    let mut link = ProducerLink::<u32>::new(usize::MAX, ProducerOrder::Arrival);
+    let handles: Vec<_> = (0..3).map(|_| link.producer(0)).collect();
+    link.shared.counters.clock.store(start, SeqCst);
+    for (i, h) in [0, 1, 0, 2, 2, 1, 0].into_iter().enumerate() {
+        handles[h].push(i as u32).unwrap();
+    }
+    let mut dest = Vec::new();
+    link.take_into(&mut dest);
+    dest
+}
+
+/// The clock wraps (a `usize` clock on a target without 64-bit atomics
+/// would; the test seeds it near its maximum): it never shows 0, the epoch
+/// of a slot that never pushed, so two fresh slots never share a stamp and
+/// the arrival order survives the wrap.
+#[test]
+fn the_arrival_order_survives_the_clock_wrapping() {
+    for start in [Stamp::MAX - 3, Stamp::MAX - 1, Stamp::MAX] {
+        assert_eq!(
+            arrival_with_clock_at(start),
+            (0..7).collect::<Vec<u32>>(),
+            "clock seeded at {start}"
+        );
+    }
+}
+
+/// A slot holding `[0, 1, 2, 3, 4]` in runs stamped 5 (the head), 7 (from
+/// 2) and 9 (from 4, open).
+fn three_runs() -> SlotState<u32> {
+    let mut slot = SlotState::new(true);
+    slot.items = (0..5).collect();
+    slot.head = 5;
+    slot.runs = vec![Run { stamp: 7, start: 2 }, Run { stamp: 9, start: 4 }];
+    slot.epoch = 9;
+    slot.run_open = true;
+    slot
+}
+
+/// What a slot (or part) holds: values, head stamp, runs as (stamp, start).
+fn runs_of(items: &[u32], head: Stamp, runs: &[Run]) -> (Vec<u32>, Stamp, Vec<(Stamp, usize)>) {
+    let runs = runs.iter().map(|r| (r.stamp, r.start)).collect();
+    (items.to_vec(), head, runs)
+}
+
+/// A commit at a cut takes the prefix its first look counted, which may
+/// end inside a run (values were added to it since): the values left go
+/// on with that run's stamp; at a run's start, that run becomes the head.
+#[test]
+fn taking_a_prefix_splits_runs_where_it_ends() {
+    type Expected = (Vec<u32>, Stamp, Vec<(Stamp, usize)>);
+    let cases: [(usize, Expected, Expected); 4] = [
+        (
+            1,
+            (vec![0], 5, vec![]),
+            (vec![1, 2, 3, 4], 5, vec![(7, 1), (9, 3)]),
+        ),
+        (2, (vec![0, 1], 5, vec![]), (vec![2, 3, 4], 7, vec![(9, 2)])),
+        (
+            3,
+            (vec![0, 1, 2], 5, vec![(7, 2)]),
+            (vec![3, 4], 7, vec![(9, 1)]),
+        ),
+        (4, (vec![0, 1, 2, 3], 5, vec![(7, 2)]), (vec![4], 9, vec![])),
+    ];
+    for (n, taken, left) in cases {
+        let mut slot = three_runs();
+        let mut part = Part::default();
+        part.items.reserve(n);
+        part.runs.reserve(2);
+        slot.take_prefix(n, &mut part);
+        assert_eq!(
+            runs_of(&part.items, part.head, &part.runs),
+            taken,
+            "n = {n}"
+        );
+        assert_eq!(runs_of(&slot.items, slot.head, &slot.runs), left, "n = {n}");
+        assert!(slot.run_open && slot.epoch == 9, "the open run stays open");
+        // What is left is due exactly from its head's stamp on.
+        assert_eq!(slot.due(Some(left.1 - 1)).0, 0);
+        assert!(slot.due(Some(left.1)).0 > 0);
     }
 }

@@ -282,6 +282,19 @@ impl<T> Core<T> {
         self.c.len()
     }
 
+    /// The elements the collection would hold if the pass finished now:
+    /// [`len`](Self::len) plus, for a buffered pass, the pending ones.
+    #[cfg(feature = "std")]
+    #[inline]
+    pub(crate) fn owned_len(&self) -> usize {
+        // SAFETY: the pass borrows the pending buffer uniquely for as long
+        // as it lives (`Pass::begin`), and no reference to it is alive
+        // outside a push (this is not one); the reference ends on this
+        // line.
+        let pending = self.pending.map_or(0, |p| unsafe { p.as_ref().len() });
+        self.len() + pending
+    }
+
     /// The held element.
     ///
     /// # Panics
