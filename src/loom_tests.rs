@@ -1052,9 +1052,6 @@ fn causal_model(name: &str, bound: Option<usize>, push: Push, commits: usize) {
             push.push(&p2, 2);
         });
         let mut taken = Vec::new();
-        // `traverse`, not a cursor: a bounded collection's cursor keeps
-        // the room it reserved until the next commit, and the joins below
-        // would wait for a push blocked on it.
         for _ in 0..commits {
             c.commit();
             c.traverse(|e| taken.push(e.remove()));

@@ -1,11 +1,13 @@
 //! A buffer growth that fails in the middle of a pass: the pass must end
 //! with every element in the collection exactly once (or, for the value
 //! being pushed, dropped exactly once), whatever the hole behind the
-//! cursor looks like.
+//! cursor looks like. And in the queue: a push, a commit or a new handle
+//! whose growth fails leaves the queue as it was (arrival order, room,
+//! handle count).
 //!
 //! An allocation failure unwinds only when the alloc error hook panics,
 //! which needs nightly (`alloc_error_hook`). Run with
-//! `RUSTFLAGS="--cfg rwc_nightly" cargo +nightly test --features rayon --test growth_failure`
+//! `RUSTFLAGS="--cfg rwc_nightly" cargo +nightly test --features rayon,async --test growth_failure`
 //! (CI also runs it under Miri on a 32-bit target). On stable the file is
 //! empty.
 #![cfg(rwc_nightly)]
@@ -543,4 +545,52 @@ fn a_commit_that_cannot_grow_takes_nothing_out_of_order() {
     );
     drop((a, b, q));
     t.assert_all_dropped_once();
+}
+
+/// A local push into a bounded queue whose pending buffer cannot grow:
+/// the room it would have taken stays the producers' (it was once
+/// counted before the buffer grew, and lost until the next commit).
+#[test]
+fn a_failed_local_push_into_a_bounded_queue_keeps_its_room() {
+    let t = Tracker::new();
+    let mut q: BufferedCollection<Elem> = BufferedCollection::bounded(8);
+    let p = q.producer();
+    // Four local pushes fill the pending buffer's first allocation.
+    for i in 0..4 {
+        q.try_push(t.elem(i)).unwrap();
+    }
+    let extra = t.elem(4);
+    let panicked = with_failing_growth(|| {
+        let _ = q.try_push(extra);
+    });
+    assert!(panicked);
+    for i in 10..14 {
+        assert!(p.try_push(t.elem(i)).is_ok(), "room for {i}");
+    }
+    assert!(p.try_push(t.elem(99)).is_err(), "the bound holds");
+    q.commit();
+    assert_eq!(vals(&q[..]), [0, 1, 2, 3, 10, 11, 12, 13]);
+    drop((p, q));
+    t.assert_all_dropped_once();
+}
+
+/// A producer cloned when the registry cannot grow: no handle is counted
+/// that does not exist, so a wait still sees the last one leave.
+#[test]
+fn a_failed_producer_clone_is_not_counted() {
+    use std::time::Duration;
+    let q: BufferedCollection<u32> = BufferedCollection::new();
+    // Four handles fill the registry's first allocation.
+    let handles: Vec<_> = (0..4).map(|_| q.producer()).collect();
+    let panicked = with_failing_growth(|| {
+        let _ = handles[0].clone();
+    });
+    assert!(panicked);
+    assert_eq!(q.producer_count(), 4);
+    drop(handles);
+    assert_eq!(q.producer_count(), 0);
+    assert_eq!(
+        q.wait_pending_timeout(Duration::from_secs(5)),
+        Err(read_write_collection::WaitTimeoutError::Disconnected)
+    );
 }

@@ -105,12 +105,18 @@ impl<T> BufferedCollection<T> {
     /// Room is freed by removing elements (a traversal, [`clear`](Self::clear),
     /// …). Producers learn about it when the collection next synchronises
     /// with them: at [`commit`](Self::commit),
-    /// [`wait_pending`](Self::wait_pending), the end of
-    /// [`traverse`](Self::traverse) / [`prune`](Self::prune), the start of
-    /// the next [`cursor`](Self::cursor), the clears, and its own pushes.
-    /// While a traversal runs, the room that was free when it started is
-    /// kept for its pushes ([`Entry::push`](crate::Entry::push)), so producers find the
-    /// collection full until it synchronises again.
+    /// [`wait_pending`](Self::wait_pending), the end of every pass (a
+    /// [`cursor`](Self::cursor) or [`cursor_with_sink`](Self::cursor_with_sink)
+    /// being dropped, [`traverse`](Self::traverse), [`prune`](Self::prune),
+    /// also when the pass ends by a panic), the clears, and its own pushes.
+    /// While a pass runs, the room that was free when it started is kept
+    /// for its pushes ([`Entry::push`](crate::Entry::push)), so producers find the
+    /// collection full until the pass ends; then what its pushes did not
+    /// use goes back with what its removals freed. (Two exceptions wait
+    /// for the next synchronisation: the room of the element the
+    /// auto-remove predicate removes when a cursor is dropped while holding
+    /// it, and all of it when a cursor is leaked with
+    /// [`mem::forget`](core::mem::forget).)
     ///
     /// Only the owner can free room. When it is full, nothing is pending
     /// and a producer is blocked for room, the waits
@@ -134,6 +140,16 @@ impl<T> BufferedCollection<T> {
     /// events.commit();
     /// events.traverse(|e| { e.remove(); }); // handle both: room for two again
     /// assert_eq!(producer.try_push("next"), Ok(()));
+    ///
+    /// // The same with a cursor: the room is back once it is dropped.
+    /// events.commit();
+    /// let mut cursor = events.cursor();
+    /// while let Some(e) = cursor.next() {
+    ///     e.remove();
+    /// }
+    /// drop(cursor);
+    /// assert_eq!(producer.try_push("after"), Ok(()));
+    /// assert_eq!(producer.try_push("and"), Ok(()));
     /// ```
     #[must_use]
     pub fn bounded(max: usize) -> Self {

@@ -64,8 +64,13 @@ impl<T, A> BufferedCollection<T, A> {
     /// ```
     #[inline]
     pub fn try_push(&mut self, value: T) -> Result<(), CapacityError<T>> {
-        if self.max != usize::MAX && !self.reserve_one_mut() {
-            return Err(CapacityError::new(value));
+        if self.max != usize::MAX {
+            // Grown before the room is counted: if this panics, the
+            // producers lose no room.
+            self.pending.reserve(1);
+            if !self.reserve_one_mut() {
+                return Err(CapacityError::new(value));
+            }
         }
         self.pending.push(value);
         Ok(())

@@ -187,20 +187,18 @@ impl<T> ProducerLink<T> {
 
     /// Empties every slot and publishes `owned`: both free room, so
     /// producers blocked for it are woken. The values are dropped after
-    /// the lock is released (their `Drop` is user code).
+    /// the lock is released (their `Drop` is user code); if one of them
+    /// panics, the others are still dropped.
     pub(crate) fn clear(&mut self, owned: usize) {
-        let mut items = Vec::new();
-        {
-            let mut queue = self.shared.lock();
-            // The values leave the slots: their room goes to `held`, which
-            // the publication then lowers to `owned`.
-            let gathered = self.taker.gather(&mut queue, &mut items, false);
-            debug_assert_eq!(gathered, Ok(()), "a clear takes everything");
-            self.taker.merge(&mut items, None);
-            queue.remove_dead(false);
-            queue.publish(owned);
-        }
-        drop(items);
+        let mut queue = self.shared.lock();
+        // The values leave the slots: their room goes to `held`, which
+        // the publication then lowers to `owned`.
+        let gathered = self.taker.gather(&mut queue, &mut Vec::new(), false);
+        debug_assert_eq!(gathered, Ok(()), "a clear takes everything");
+        queue.remove_dead(false);
+        queue.publish(owned);
+        drop(queue);
+        self.taker.drop_gathered();
     }
 
     /// Publishes the collection's exact count `owned`, handing back room a
@@ -284,6 +282,9 @@ impl<T> ProducerLink<T> {
         // Read after every slot was locked: at or after every stamp taken.
         let now =
             (queue.order == ProducerOrder::Arrival).then(|| shared.counters.clock.load(Relaxed));
+        // Grown before anything moves, so the merge cannot fail half-way
+        // (if this panics, the values stay in the parts, which drop them).
+        items.reserve_exact(self.taker.gathered_len());
         self.taker.merge(&mut items, now);
         queue.remove_dead(false);
         items
@@ -392,17 +393,18 @@ impl<T> ProducerLink<T> {
 
 impl<T> Taker<T> {
     /// Moves every value out of the slots into `self.parts`, one part per
-    /// slot that had any, counting them as the collection's (`held`):
-    /// per producer, with one slot, or for the last time (a commit at a
-    /// cut is [`gather_at_cut`](Self::gather_at_cut)). With `room`
-    /// (allocation in `dest`, not room under the bound), a slot's values
-    /// leave it only once `dest` has capacity for them and all taken
-    /// before.
+    /// slot that had any, counting them as the collection's (`held`): a
+    /// commit per producer or with one slot, a clear, the last take (a
+    /// commit at a cut is [`gather_at_cut`](Self::gather_at_cut)).
     ///
-    /// If `dest` cannot grow, it stops there and returns how much capacity
-    /// it asked for: the parts taken fit, the rest of the values stay in
-    /// their slots (with no cut, any prefix of the slots is a consistent
-    /// commit).
+    /// With `room` (allocation in `dest`, not room under the bound), a
+    /// slot's values leave it only once `dest` has capacity for them and
+    /// all taken before; if `dest` cannot grow, it stops there and returns
+    /// how much capacity it asked for: the parts taken fit, the rest of
+    /// the values stay in their slots (with no cut, any prefix of the
+    /// slots is a consistent commit). Without `room` it takes everything
+    /// and returns `Ok`; `dest` is not touched, but an empty `dest` lets
+    /// the last slot's values be taken without reserving anything.
     fn gather(&mut self, queue: &mut Queue<T>, dest: &mut Vec<T>, room: bool) -> Result<(), usize> {
         self.discard_prepared();
         // Grown before any value moves: the merge below cannot allocate.
@@ -451,6 +453,30 @@ impl<T> Taker<T> {
             }
         }
         Ok(())
+    }
+
+    /// How many values the gathered parts hold.
+    fn gathered_len(&self) -> usize {
+        let first = self.first.as_ref().map_or(0, |part| part.items.len());
+        self.parts
+            .iter()
+            .fold(first, |n, part| n + part.items.len())
+    }
+
+    /// Drops the gathered values (a clear; not under any lock: their `Drop`
+    /// is user code). If one panics, the rest are dropped with the parts,
+    /// which the pool then does without.
+    fn drop_gathered(&mut self) {
+        if let Some(mut part) = self.first.take() {
+            part.items.clear();
+            self.recycle(part);
+        }
+        let mut parts = core::mem::take(&mut self.parts);
+        for part in &mut parts {
+            part.items.clear();
+        }
+        self.parts = parts;
+        self.discard_prepared();
     }
 
     /// Puts back in the pool the parts that a commit at a cut prepared

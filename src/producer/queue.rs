@@ -733,8 +733,11 @@ impl<'a, T> Locked<'a, T> {
             #[cfg(feature = "async")]
             permits: core::sync::atomic::AtomicBool::new(false),
         });
-        self.producers += 1;
+        // Pushed before it is counted: if the registry cannot grow, no
+        // producer is counted that does not exist (a wait would never see
+        // the last one leave).
         self.slots.push(Arc::clone(&slot));
+        self.producers += 1;
         slot
     }
 
