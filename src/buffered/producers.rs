@@ -125,10 +125,11 @@ impl<T, A> BufferedCollection<T, A> {
     }
 
     /// Sets how [`commit`](Self::commit) orders the values that different
-    /// [`Producer`] handles push; see [`ProducerOrder`]. Values already
-    /// queued when arrival order starts keep the per-producer order among
-    /// themselves and come before every later push. A clone of the
-    /// collection keeps the setting.
+    /// [`Producer`] handles push; see [`ProducerOrder`]. The change is one
+    /// step against pushes on other threads (each push lands before it or
+    /// after it). Values already queued when arrival order starts keep the
+    /// per-producer order among themselves and come before every later
+    /// push. A clone of the collection keeps the setting.
     ///
     /// # Examples
     ///

@@ -29,7 +29,8 @@
 //!   swaps the slot's `Vec` with an empty spare under the slot's lock (the
 //!   only time it holds a producer up), then appends the values outside
 //!   that lock, merged as below. Emptied buffers become the spares of the
-//!   next commit, so a steady state allocates nothing.
+//!   next commit, so a steady state allocates nothing. In arrival order
+//!   with several slots it walks them twice (see *the cut*).
 //! * A handle that is dropped marks its slot dead (no search: a drop is
 //!   O(1)); the next commit takes its values, which are never lost, and
 //!   removes it. Dead slots also leave, when empty, once there are more of
@@ -86,6 +87,24 @@
 //!   slot) comes first. A registry of one slot needs no cut (nothing to
 //!   order against; a new slot registers under the control lock the
 //!   commit holds): the commit takes everything.
+//! * **Nothing taken until everything can be.** A commit at a cut first
+//!   looks at every slot and counts the values it has due, grows the
+//!   collection's buffer (and an empty part per slot) for all of them, and
+//!   only then looks again and takes, from each slot, what is due in it
+//!   at the second look if the buffer has room for what was added since
+//!   (a swap when that is everything), else what the first look counted
+//!   (a prefix, which may end inside a run). The proof above needs only
+//!   that each slot gives what was due in it at some look after the cut
+//!   was read. If the buffer cannot grow, nothing was taken: a commit
+//!   that took some slots' values and then failed could have committed B
+//!   while A stayed queued.
+//! * **A stamp is claimed last.** A push grows its slot, takes room and
+//!   checks the close first; only then does it read the clock and open
+//!   or extend its run, so a push that fails or waits leaves the slot's
+//!   epoch as it was (a new epoch with the old run still open would let
+//!   the next push join that old run, ahead of pushes made through other
+//!   handles in between). The clock skips 0 when it wraps: 0 is the epoch
+//!   of a slot that never pushed.
 //! * **The merge** appends the taken runs in stamp order: a swap or an
 //!   append when one slot has values or the slots' runs do not interleave;
 //!   otherwise runs are moved newest first from the ends of the parts
