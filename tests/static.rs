@@ -23,6 +23,9 @@ assert_impl_all!(Cursor<'static, i32>: Send, Sync);
 assert_impl_all!(Cursor<'static, Cell<i32>>: Send);
 assert_not_impl_any!(Cursor<'static, Cell<i32>>: Sync);
 assert_not_impl_any!(Cursor<'static, Rc<i32>>: Send, Sync);
+// `Sync` but not `Send`: the cursor is `Sync` as its elements are.
+assert_impl_all!(Cursor<'static, std::sync::MutexGuard<'static, i32>>: Sync);
+assert_not_impl_any!(Cursor<'static, std::sync::MutexGuard<'static, i32>>: Send);
 
 assert_impl_all!(Entry<'static, i32>: Send, Sync);
 assert_impl_all!(Entry<'static, Cell<i32>>: Send);

@@ -7,6 +7,8 @@ use crate::auto_remove::{AutoRemove, NoAutoRemove};
 use crate::error::CapacityError;
 #[cfg(feature = "std")]
 use crate::producer::RoomRelease;
+#[cfg(feature = "std")]
+use crate::raw::Exclusive;
 use crate::raw::{Core, HeldRef, Pass};
 
 pub(crate) mod delegate;
@@ -119,8 +121,10 @@ pub struct Cursor<'a, T, A: AutoRemove<T> = NoAutoRemove> {
     policy: &'a mut A,
     /// A bounded queue's pass: the room it took for its pushes goes back
     /// to the producers when it ends, with the room its removals freed.
+    /// (Used only by `drop`: `Exclusive` keeps it from making the cursor's
+    /// `Sync` depend on the queue's.)
     #[cfg(feature = "std")]
-    release: Option<RoomRelease<'a, T>>,
+    release: Option<Exclusive<RoomRelease<'a, T>>>,
 }
 
 /// Stepping: [`next`](Self::next) lends the next element; pushing into the
@@ -141,7 +145,7 @@ impl<'a, T, A: AutoRemove<T>> Cursor<'a, T, A> {
     #[cfg(feature = "std")]
     #[inline]
     pub(crate) fn releasing_room(mut self, release: RoomRelease<'a, T>) -> Self {
-        self.release = Some(release);
+        self.release = Some(Exclusive::new(release));
         self
     }
 
@@ -507,8 +511,8 @@ impl<T, A: AutoRemove<T>> Drop for Cursor<'_, T, A> {
         // counts as kept: if the policy removes it, its room waits for
         // the next commit), so no panic there can keep the room.
         #[cfg(feature = "std")]
-        if let Some(release) = self.release {
-            release.release(core.owned_len());
+        if let Some(release) = &mut self.release {
+            release.get_mut().release(core.owned_len());
         }
         // The predicate and hook are user code: never run them while
         // unwinding (and never from `Drop` without `std`, which cannot

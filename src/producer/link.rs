@@ -27,21 +27,13 @@ pub(crate) struct ProducerLink<T> {
 /// [`Cursor`](crate::Cursor)'s drop).
 pub(crate) struct RoomRelease<'a, T>(&'a Shared<T>);
 
-impl<T> Clone for RoomRelease<'_, T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<T> Copy for RoomRelease<'_, T> {}
-
 impl<T> RoomRelease<'_, T> {
     /// Publishes `owned`, the collection's exact count (or more: the
     /// next publication gives back the rest), waking producers blocked for
     /// the room it frees.
     #[cold]
     #[inline(never)]
-    pub(crate) fn release(self, owned: usize) {
+    pub(crate) fn release(&mut self, owned: usize) {
         self.0.lock().publish(owned);
     }
 }
@@ -108,12 +100,13 @@ impl<T> ProducerLink<T> {
     /// At a cut (arrival order, several slots), nothing leaves a slot
     /// until `dest` has capacity for every value due: if growing `dest`
     /// fails, the commit has taken nothing (a part of what is due, taken
-    /// alone, could put a push before one that happened before it). Per
-    /// producer, or with one slot, a slot's values leave it once `dest`
-    /// has capacity for them and everything taken before: if growing
-    /// `dest` fails, what was not taken is still in its slot, in order.
-    /// Either way the next commit takes what stayed, and nothing after
-    /// the growth allocates.
+    /// alone, could put a push before one that happened before it); it
+    /// then grows `dest` as `Vec::reserve` does and starts again at a new
+    /// cut. Per producer, or with one slot, a slot's values leave it once
+    /// `dest` has capacity for them and everything taken before: if
+    /// growing `dest` fails, what was not taken is still in its slot, in
+    /// order, for the next commit. Either way nothing after the growth
+    /// allocates.
     ///
     /// # Panics
     ///
@@ -276,15 +269,17 @@ impl<T> ProducerLink<T> {
         let mut queue = shared.lock();
         queue.close();
         shared.flags.gone.store(true, SeqCst);
-        let mut items = Vec::new();
+        // Closed and gone: nothing more arrives (a push reads the close,
+        // a permit's push `gone`, under the slot's lock). Grown for all of
+        // it before anything moves: if this panics, everything is still
+        // in the slots (for the `Drop` that follows `into_parts`).
+        let mut items = Vec::with_capacity(queue.scan().0);
         let gathered = self.taker.gather(&mut queue, &mut items, false);
         debug_assert_eq!(gathered, Ok(()), "taking everything needs no room");
+        debug_assert!(self.taker.gathered_len() <= items.capacity());
         // Read after every slot was locked: at or after every stamp taken.
         let now =
             (queue.order == ProducerOrder::Arrival).then(|| shared.counters.clock.load(Relaxed));
-        // Grown before anything moves, so the merge cannot fail half-way
-        // (if this panics, the values stay in the parts, which drop them).
-        items.reserve_exact(self.taker.gathered_len());
         self.taker.merge(&mut items, now);
         queue.remove_dead(false);
         items
@@ -400,8 +395,9 @@ impl<T> Taker<T> {
     /// With `room` (allocation in `dest`, not room under the bound), a
     /// slot's values leave it only once `dest` has capacity for them and
     /// all taken before; if `dest` cannot grow, it stops there and returns
-    /// how much capacity it asked for: the parts taken fit, the rest of
-    /// the values stay in their slots (with no cut, any prefix of the
+    /// how much more capacity the slot it stopped at needs once the parts
+    /// taken are appended: they fit, the rest of the values stay in their
+    /// slots (with no cut, any prefix of the
     /// slots is a consistent commit). Without `room` it takes everything
     /// and returns `Ok`; `dest` is not touched, but an empty `dest` lets
     /// the last slot's values be taken without reserving anything.
@@ -432,8 +428,10 @@ impl<T> Taker<T> {
                     // Not under the slot's lock: its producer goes on
                     // pushing. It may push more meanwhile: look again.
                     if dest.try_reserve(total + items).is_err() {
-                        // What was taken fits; the rest stays queued.
-                        return Err(total + items);
+                        // What was taken fits; the rest stays queued. Once
+                        // the `total` taken are appended, `items` more are
+                        // what this slot needs.
+                        return Err(items);
                     }
                     continue;
                 }

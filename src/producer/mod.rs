@@ -90,10 +90,10 @@
 //! * **Nothing taken until everything can be.** A commit at a cut first
 //!   looks at every slot and counts the values it has due, grows the
 //!   collection's buffer (and an empty part per slot) for all of them, and
-//!   only then looks again and takes, from each slot, what is due in it
-//!   at the second look if the buffer has room for what was added since
-//!   (a swap when that is everything), else what the first look counted
-//!   (a prefix, which may end inside a run). The proof above needs only
+//!   only then looks again and takes, from each slot, everything it
+//!   holds (a swap) if all of it is due and the buffer has room for what
+//!   was added since the first look, else what the first look counted (a
+//!   prefix, which may end inside a run). The proof above needs only
 //!   that each slot gives what was due in it at some look after the cut
 //!   was read. If the buffer cannot grow, nothing was taken: a commit
 //!   that took some slots' values and then failed could have committed B

@@ -196,8 +196,10 @@ impl<T> SlotState<T> {
 
     /// The next clock value after `seen`, taken with a compare-and-swap:
     /// the slot's new epoch. The clock skips 0, the epoch of a slot that
-    /// never pushed, when it wraps (a `usize` clock could), so no two
-    /// slots ever share a stamp.
+    /// never pushed, when it wraps (a `usize` clock could), so two fresh
+    /// slots never share a stamp. (A `usize` clock that comes round to an
+    /// idle slot's old epoch after 2^32 claims is past the half of its
+    /// range that stamps are compared within: see [`due`].)
     pub(super) fn claim(&mut self, clock: &AtomicStamp, seen: Stamp) -> Stamp {
         let mut now = seen;
         loop {

@@ -95,12 +95,16 @@
 //! `unsafe`): it names their slot type, which this module, under every
 //! collection, must not.
 
+#[cfg(feature = "std")]
+mod exclusive;
 #[cfg(feature = "rayon")]
 mod par_round;
 mod pass;
 mod positions;
 mod store;
 
+#[cfg(feature = "std")]
+pub(crate) use self::exclusive::Exclusive;
 #[cfg(feature = "rayon")]
 pub(crate) use self::par_round::{par_round, par_settle_rest, ParScratch};
 #[cfg(feature = "std")]
