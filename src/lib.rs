@@ -221,9 +221,11 @@
 //!
 //! # Implementation
 //!
-//! All `unsafe` code is in private modules named `raw` (the pass engine,
-//! and `layers::raw`, which lends one layer at a time), each block with a
-//! `SAFETY` comment; the rest of the crate denies `unsafe_code`. During an
+//! All `unsafe` code is in private modules named `raw` (the pass engine;
+//! `layers::raw`, which lends one layer at a time; `producer::raw`, the
+//! hook through which a bounded queue's pass hands its room back), each
+//! block with a `SAFETY` comment; the rest of the crate denies
+//! `unsafe_code`. During an
 //! ordered pass the buffer looks like:
 //!
 //! ```text
@@ -262,8 +264,8 @@
 //! | 5 | `builder`, `serde_impls`, `arbitrary_impls`, `quickcheck_impls`, `proptest` |
 //! | 4 | `layers`, `parallel` |
 //! | 3 | `collection`, `buffered` |
-//! | 2 | `cursor`, `vec_api` |
-//! | 1 | `raw` (the unsafe core), `producer` (the queue's shared state) |
+//! | 2 | `cursor`, `vec_api`, `producer` (the queue's shared state) |
+//! | 1 | `raw` (the unsafe core) |
 //! | 0 | `error`, `auto_remove`, `settings`, `sync` |
 //!
 //! # Testing code that uses this crate

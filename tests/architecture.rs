@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 /// nothing on its own floor or above.
 const FLOORS: &[&[&str]] = &[
     &["error", "auto_remove", "settings", "sync"],
-    &["raw", "producer"],
-    &["cursor", "vec_api"],
+    &["raw"],
+    &["cursor", "vec_api", "producer"],
     &["collection", "buffered"],
     &["layers", "parallel"],
     &[

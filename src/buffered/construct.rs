@@ -112,11 +112,9 @@ impl<T> BufferedCollection<T> {
     /// While a pass runs, the room that was free when it started is kept
     /// for its pushes ([`Entry::push`](crate::Entry::push)), so producers find the
     /// collection full until the pass ends; then what its pushes did not
-    /// use goes back with what its removals freed. (Two exceptions wait
-    /// for the next synchronisation: the room of the element the
-    /// auto-remove predicate removes when a cursor is dropped while holding
-    /// it, and all of it when a cursor is leaked with
-    /// [`mem::forget`](core::mem::forget).)
+    /// use goes back with what its removals freed. (A cursor leaked with
+    /// [`mem::forget`](core::mem::forget) keeps it until the next
+    /// synchronisation.)
     ///
     /// Only the owner can free room. When it is full, nothing is pending
     /// and a producer is blocked for room, the waits

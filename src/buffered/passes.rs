@@ -30,17 +30,17 @@ impl<T, A: AutoRemove<T>> BufferedCollection<T, A> {
     #[inline]
     pub fn cursor(&mut self) -> Cursor<'_, T, A> {
         self.prepare_pass();
-        let cursor = Cursor::new(
-            Pass::begin(&mut self.store, Some(&mut self.pending)),
-            &mut self.policy,
-        );
         // A bounded queue's pass took the room for its pushes: it goes
         // back, with what the pass freed, when the cursor is dropped.
         #[cfg(feature = "std")]
-        if self.max != usize::MAX {
-            return cursor.releasing_room(self.link.room_release());
-        }
-        cursor
+        let pass = Pass::begin_buffered(
+            &mut self.store,
+            &mut self.pending,
+            (self.max != usize::MAX).then(|| self.link.shared()),
+        );
+        #[cfg(not(feature = "std"))]
+        let pass = Pass::begin(&mut self.store, Some(&mut self.pending));
+        Cursor::new(pass, &mut self.policy)
     }
 
     /// The closure form of a traversal; see [`ReadWriteCollection::traverse`](crate::ReadWriteCollection::traverse).

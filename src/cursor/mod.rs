@@ -5,10 +5,6 @@ use core::ops::{Deref, DerefMut};
 
 use crate::auto_remove::{AutoRemove, NoAutoRemove};
 use crate::error::CapacityError;
-#[cfg(feature = "std")]
-use crate::producer::RoomRelease;
-#[cfg(feature = "std")]
-use crate::raw::Exclusive;
 use crate::raw::{Core, HeldRef, Pass};
 
 pub(crate) mod delegate;
@@ -119,12 +115,6 @@ macro_rules! step_body {
 pub struct Cursor<'a, T, A: AutoRemove<T> = NoAutoRemove> {
     pass: Pass<'a, T>,
     policy: &'a mut A,
-    /// A bounded queue's pass: the room it took for its pushes goes back
-    /// to the producers when it ends, with the room its removals freed.
-    /// (Used only by `drop`: `Exclusive` keeps it from making the cursor's
-    /// `Sync` depend on the queue's.)
-    #[cfg(feature = "std")]
-    release: Option<Exclusive<RoomRelease<'a, T>>>,
 }
 
 /// Stepping: [`next`](Self::next) lends the next element; pushing into the
@@ -132,21 +122,7 @@ pub struct Cursor<'a, T, A: AutoRemove<T> = NoAutoRemove> {
 impl<'a, T, A: AutoRemove<T>> Cursor<'a, T, A> {
     #[inline]
     pub(crate) fn new(pass: Pass<'a, T>, policy: &'a mut A) -> Self {
-        Cursor {
-            pass,
-            policy,
-            #[cfg(feature = "std")]
-            release: None,
-        }
-    }
-
-    /// A cursor over a bounded queue that hands the room its pass kept
-    /// back through `release` when it is dropped.
-    #[cfg(feature = "std")]
-    #[inline]
-    pub(crate) fn releasing_room(mut self, release: RoomRelease<'a, T>) -> Self {
-        self.release = Some(Exclusive::new(release));
-        self
+        Cursor { pass, policy }
     }
 
     /// Settles the held element (if any) and hands the pass over, to be
@@ -505,15 +481,6 @@ impl<T, A: AutoRemove<T>> Drop for Cursor<'_, T, A> {
     #[inline(always)]
     fn drop(&mut self) {
         let core = self.pass.core();
-        // A bounded queue's room goes back to its producers: the count is
-        // taken before the pass finishes (finishing does not change it),
-        // and before the policy's user code runs below (the held element
-        // counts as kept: if the policy removes it, its room waits for
-        // the next commit), so no panic there can keep the room.
-        #[cfg(feature = "std")]
-        if let Some(release) = &mut self.release {
-            release.get_mut().release(core.owned_len());
-        }
         // The predicate and hook are user code: never run them while
         // unwinding (and never from `Drop` without `std`, which cannot
         // tell).

@@ -22,22 +22,6 @@ pub(crate) struct ProducerLink<T> {
     taker: Taker<T>,
 }
 
-/// What a bounded queue's pass holds to hand back the room it kept for
-/// its pushes, and the room its removals freed, when it ends (see
-/// [`Cursor`](crate::Cursor)'s drop).
-pub(crate) struct RoomRelease<'a, T>(&'a Shared<T>);
-
-impl<T> RoomRelease<'_, T> {
-    /// Publishes `owned`, the collection's exact count (or more: the
-    /// next publication gives back the rest), waking producers blocked for
-    /// the room it frees.
-    #[cold]
-    #[inline(never)]
-    pub(crate) fn release(&mut self, owned: usize) {
-        self.0.lock().publish(owned);
-    }
-}
-
 /// What a commit uses to take and merge the slots' values: the owner's
 /// alone, beside the shared state (borrowed apart from it while the
 /// control lock is held).
@@ -168,9 +152,10 @@ impl<T> ProducerLink<T> {
         }
     }
 
-    /// The handle a bounded queue's pass releases its room through.
-    pub(crate) fn room_release(&self) -> RoomRelease<'_, T> {
-        RoomRelease(&self.shared)
+    /// What a bounded queue's pass hands its room back through when it
+    /// ends (see `raw::Pass::begin_buffered`).
+    pub(crate) fn shared(&self) -> &Shared<T> {
+        &self.shared
     }
 
     /// Producers' pushes not yet taken.

@@ -192,6 +192,8 @@ mod futures;
 mod handle;
 mod link;
 mod queue;
+#[allow(unsafe_code)]
+mod raw;
 mod wakers;
 
 #[cfg(feature = "async")]

@@ -12,6 +12,7 @@ use super::handle::ProducerOrder;
 use super::link::Waited;
 #[cfg(feature = "async")]
 use super::wakers::Wakers;
+use crate::raw::PassEndSlot;
 use crate::sync::{
     lock, wait, wait_timeout, Arc, AtomicBool, AtomicStamp, AtomicUsize, Condvar, Mutex,
     MutexGuard, Stamp,
@@ -23,7 +24,12 @@ use crate::sync::{
 /// rarely), what bounded pushes write (`room`) and what the owner writes at
 /// every commit (the control lock) sit on separate cache lines, so that a
 /// commit does not take the lines pushes read away from them.
+#[repr(C)]
 pub(crate) struct Shared<T> {
+    /// First, for the owner's passes (see `raw::PassEnd`, implemented in
+    /// this module's `raw`): how they hand a bounded queue's room back
+    /// when they end.
+    pass_end: PassEndSlot,
     pub(super) control: OwnLine<Mutex<Queue<T>>>,
     /// `wait_pending` waits here.
     pub(super) pushed: Condvar,
@@ -470,6 +476,7 @@ pub(super) const SWEEP_MIN: usize = 16;
 impl<T> Shared<T> {
     pub(super) fn new(max: usize, order: ProducerOrder) -> Arc<Self> {
         Arc::new(Shared {
+            pass_end: PassEndSlot::new::<T, Self>(),
             control: OwnLine(Mutex::new(Queue {
                 slots: Vec::new(),
                 dead: 0,

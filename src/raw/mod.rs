@@ -95,16 +95,14 @@
 //! `unsafe`): it names their slot type, which this module, under every
 //! collection, must not.
 
-#[cfg(feature = "std")]
-mod exclusive;
 #[cfg(feature = "rayon")]
 mod par_round;
 mod pass;
+#[cfg(feature = "std")]
+mod pass_end;
 mod positions;
 mod store;
 
-#[cfg(feature = "std")]
-pub(crate) use self::exclusive::Exclusive;
 #[cfg(feature = "rayon")]
 pub(crate) use self::par_round::{par_round, par_settle_rest, ParScratch};
 #[cfg(feature = "std")]
@@ -112,4 +110,6 @@ pub(crate) use self::pass::Detached;
 #[cfg(feature = "rayon")]
 pub(crate) use self::pass::Suspended;
 pub(crate) use self::pass::{capacity_overflow, Core, HeldRef, Pass};
+#[cfg(feature = "std")]
+pub(crate) use self::pass_end::{PassEnd, PassEndSlot};
 pub(crate) use self::store::Store;
