@@ -1115,6 +1115,47 @@ fn a_cursor_dropped_by_a_panic_hands_the_room_back() {
     assert_eq!(p.try_push(4), Err(TryPushError::Full(4)));
 }
 
+/// The count a dropped cursor hands back is taken once the pass has
+/// finished: an element the auto-remove predicate removes as the cursor
+/// is dropped holding it frees its room at once too, and a predicate that
+/// panics there still leaves the room handed back.
+#[test]
+fn a_cursor_dropped_holding_an_expired_element_hands_its_room_back() {
+    let mut c = BufferedCollection::with_auto_remove(|v: &i32| *v < 0);
+    c.set_max_len(Some(2));
+    let p = c.producer();
+    p.try_push(1).unwrap();
+    p.try_push(2).unwrap();
+    c.commit();
+    let mut cursor = c.cursor();
+    *cursor.next().unwrap() = -1; // expires while held
+    drop(cursor);
+    assert_eq!(c.as_slice(), [2]);
+    assert_eq!(p.try_push(3), Ok(()), "the expired element's room");
+    assert_eq!(p.try_push(4), Err(TryPushError::Full(4)));
+
+    let mut c = BufferedCollection::with_auto_remove(|v: &i32| {
+        assert!(*v != 7, "predicate fails");
+        false
+    });
+    c.set_max_len(Some(2));
+    let p = c.producer();
+    p.try_push(1).unwrap();
+    p.try_push(2).unwrap();
+    c.commit();
+    let err = catch_unwind(AssertUnwindSafe(|| {
+        let mut cursor = c.cursor();
+        cursor.next().unwrap().remove();
+        *cursor.next().unwrap() = 7; // the predicate panics on it at the drop
+        drop(cursor);
+    }))
+    .unwrap_err();
+    assert_eq!(panic_message(&*err), "predicate fails");
+    assert_eq!(c.as_slice(), [7], "the held element is kept");
+    assert_eq!(p.try_push(3), Ok(()), "the removed element's room");
+    assert_eq!(p.try_push(4), Err(TryPushError::Full(4)));
+}
+
 /// `CapacityError` has no public constructor; compare through `into_inner`.
 trait NewForTest<T> {
     fn new_for_test(value: T) -> Self;
