@@ -884,7 +884,7 @@ fn element_drops_may_push_through_a_producer() {
 use std::thread;
 use std::time::Duration;
 
-use read_write_collection::{CapacityError, TryPushError, WaitError, WaitTimeoutError};
+use read_write_collection::{AutoRemove, CapacityError, TryPushError, WaitError, WaitTimeoutError};
 
 mod common;
 use common::panic_message;
@@ -1095,14 +1095,22 @@ fn a_dropped_cursor_hands_the_room_back_to_producers() {
     assert_eq!(p.try_push(22), Err(TryPushError::Full(22)));
 }
 
-/// A cursor dropped while unwinding hands the room back too.
-#[test]
-fn a_cursor_dropped_by_a_panic_hands_the_room_back() {
-    let mut c = BufferedCollection::bounded(2);
+/// Bounds `c` to two elements and fills it with `[1, 2]` through a new
+/// producer, which it returns.
+fn full_of_two<A: AutoRemove<i32>>(c: &mut BufferedCollection<i32, A>) -> Producer<i32> {
+    c.set_max_len(Some(2));
     let p = c.producer();
     p.try_push(1).unwrap();
     p.try_push(2).unwrap();
     c.commit();
+    p
+}
+
+/// A cursor dropped while unwinding hands the room back too.
+#[test]
+fn a_cursor_dropped_by_a_panic_hands_the_room_back() {
+    let mut c = BufferedCollection::new();
+    let p = full_of_two(&mut c);
     let err = catch_unwind(AssertUnwindSafe(|| {
         let mut cursor = c.cursor();
         cursor.next().unwrap().remove();
@@ -1122,11 +1130,7 @@ fn a_cursor_dropped_by_a_panic_hands_the_room_back() {
 #[test]
 fn a_cursor_dropped_holding_an_expired_element_hands_its_room_back() {
     let mut c = BufferedCollection::with_auto_remove(|v: &i32| *v < 0);
-    c.set_max_len(Some(2));
-    let p = c.producer();
-    p.try_push(1).unwrap();
-    p.try_push(2).unwrap();
-    c.commit();
+    let p = full_of_two(&mut c);
     let mut cursor = c.cursor();
     *cursor.next().unwrap() = -1; // expires while held
     drop(cursor);
@@ -1138,11 +1142,7 @@ fn a_cursor_dropped_holding_an_expired_element_hands_its_room_back() {
         assert!(*v != 7, "predicate fails");
         false
     });
-    c.set_max_len(Some(2));
-    let p = c.producer();
-    p.try_push(1).unwrap();
-    p.try_push(2).unwrap();
-    c.commit();
+    let p = full_of_two(&mut c);
     let err = catch_unwind(AssertUnwindSafe(|| {
         let mut cursor = c.cursor();
         cursor.next().unwrap().remove();
