@@ -47,26 +47,22 @@ fn run(frames: usize, pass: Pass) -> u64 {
             }
         }
     });
+    // Handles one event: they arrive in push order, 0, 1, 2, ...
     let mut handled = 0u64;
-    let mut expected = 0u64;
+    let mut handle = |event: u64| {
+        assert_eq!(event, handled, "events in push order");
+        handled += 1;
+    };
     for _ in 0..frames {
         queue.commit();
         match pass {
             Pass::Cursor => {
                 let mut cursor = queue.cursor();
                 while let Some(e) = cursor.next() {
-                    let event = e.remove();
-                    assert_eq!(event, expected, "events in push order");
-                    expected += 1;
-                    handled += 1;
+                    handle(e.remove());
                 }
             }
-            Pass::Traverse => queue.traverse(|e| {
-                let event = e.remove();
-                assert_eq!(event, expected, "events in push order");
-                expected += 1;
-                handled += 1;
-            }),
+            Pass::Traverse => queue.traverse(|e| handle(e.remove())),
         }
         let start = Instant::now();
         while start.elapsed() < OTHER_WORK {

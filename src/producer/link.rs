@@ -382,10 +382,10 @@ impl<T> Taker<T> {
     /// all taken before; if `dest` cannot grow, it stops there and returns
     /// how much more capacity the slot it stopped at needs once the parts
     /// taken are appended: they fit, the rest of the values stay in their
-    /// slots (with no cut, any prefix of the
-    /// slots is a consistent commit). Without `room` it takes everything
-    /// and returns `Ok`; `dest` is not touched, but an empty `dest` lets
-    /// the last slot's values be taken without reserving anything.
+    /// slots (with no cut, any prefix of the slots is a consistent
+    /// commit). Without `room` it takes everything and returns `Ok`;
+    /// `dest` is not touched, but an empty `dest` lets the last slot's
+    /// values be taken without reserving anything.
     fn gather(&mut self, queue: &mut Queue<T>, dest: &mut Vec<T>, room: bool) -> Result<(), usize> {
         self.discard_prepared();
         // Grown before any value moves: the merge below cannot allocate.
@@ -520,7 +520,7 @@ impl<T> Taker<T> {
         let mut left_behind = false;
         for (index, slot) in queue.slots.iter().enumerate() {
             let state = lock_politely(&slot.state);
-            let (items, runs) = state.due(Some(cut));
+            let (items, runs) = state.due(cut);
             if items > 0 {
                 self.plan.push(Planned { index, items, runs });
                 total += items;
@@ -554,7 +554,7 @@ impl<T> Taker<T> {
         // The second look: nothing below allocates or fails.
         for (planned, part) in self.plan.iter().zip(self.parts.iter_mut()) {
             let mut state = lock_politely(&queue.slots[planned.index].state);
-            let (due, _) = state.due(Some(cut));
+            let (due, _) = state.due(cut);
             let held = state.items.len();
             let added = due - planned.items;
             let taken = if due == held && added <= slack {

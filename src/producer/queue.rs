@@ -223,14 +223,11 @@ impl<T> SlotState<T> {
         }
     }
 
-    /// How many values (and runs after the head) a commit with `cut`
-    /// takes: all of them without a cut, else those stamped at or before
-    /// it (a prefix).
-    pub(super) fn due(&self, cut: Option<Stamp>) -> (usize, usize) {
+    /// How many values (and runs after the head) a commit at `cut` takes:
+    /// those stamped at or before it (a prefix). (A commit without a cut
+    /// takes everything: `take_all`.)
+    pub(super) fn due(&self, cut: Stamp) -> (usize, usize) {
         let all = (self.items.len(), self.runs.len());
-        let Some(cut) = cut else {
-            return all;
-        };
         if self.items.is_empty() || due(self.runs.last().map_or(self.head, |r| r.stamp), cut) {
             all
         } else if !due(self.head, cut) {

@@ -318,7 +318,7 @@ fn taking_a_prefix_splits_runs_where_it_ends() {
         assert_eq!(runs_of(&slot.items, slot.head, &slot.runs), left, "n = {n}");
         assert!(slot.run_open && slot.epoch == 9, "the open run stays open");
         // What is left is due exactly from its head's stamp on.
-        assert_eq!(slot.due(Some(left.1 - 1)).0, 0);
-        assert!(slot.due(Some(left.1)).0 > 0);
+        assert_eq!(slot.due(left.1 - 1).0, 0);
+        assert!(slot.due(left.1).0 > 0);
     }
 }
