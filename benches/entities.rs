@@ -612,6 +612,12 @@ mod imp {
         pub(crate) expect_sorted: &'g [Entity<PAD>],
         /// Methods waiting for `alternate` (with `RWC_ALTERNATE` set).
         pub(crate) queued: Vec<(String, TimedPass<'g>)>,
+        /// How a sample meets its input: `false` replays `base` before
+        /// every pass (the instruction-count scenarios of this file);
+        /// `true` runs [`passes_per_round`] consecutive passes from one
+        /// reset ([`timed_frames`]; the frames of `benches/dying.rs`, whose
+        /// `expect` is then the population after those passes).
+        pub(crate) consecutive: bool,
     }
 
     /// Runs `passes` passes, each after an untimed `reset` to `base` (and a
@@ -637,6 +643,36 @@ mod imp {
         total
     }
 
+    /// Runs `samples` samples, each an untimed `reset` to `base` (and a
+    /// cache eviction when `evict`) followed by `passes` consecutive
+    /// passes timed together, and returns the time per pass: every pass
+    /// after the first meets the population the previous pass left, as a
+    /// game's frames do, so no pass replays an input the branch predictor
+    /// has already seen.
+    fn timed_frames<S, E>(
+        samples: u64,
+        passes: u32,
+        state: &mut S,
+        base: &[E],
+        reset: &impl Fn(&mut S, &[E]),
+        run: &impl Fn(&mut S),
+        evict: bool,
+    ) -> Duration {
+        let mut total = Duration::ZERO;
+        for _ in 0..samples {
+            reset(state, base);
+            if evict {
+                evict_caches();
+            }
+            let start = Instant::now();
+            for _ in 0..passes {
+                run(black_box(&mut *state));
+            }
+            total += start.elapsed();
+        }
+        total / passes
+    }
+
     /// Instances of each method's state that alternating rounds rotate
     /// through: `RWC_PLACEMENTS`, default 4.
     fn placements() -> usize {
@@ -646,7 +682,7 @@ mod imp {
     /// Timed passes per alternating round: `RWC_PASSES`, else 5 up to 10k
     /// elements and 10 above (the shapes the engine's targets are stated
     /// in: 10k × 5 and 100k × 10).
-    fn passes_per_round(n: usize) -> u32 {
+    pub(crate) fn passes_per_round(n: usize) -> u32 {
         match positive_var("RWC_PASSES") {
             Some(p) => u32::try_from(p).expect("RWC_PASSES: too many passes"),
             None if n <= 10_000 => 5,
@@ -729,8 +765,12 @@ mod imp {
             }
             let mut state = make();
             let base = self.base;
+            let consecutive = self.consecutive;
+            let passes = passes_per_round(base.len());
             reset(&mut state, base);
-            run(&mut state);
+            for _ in 0..if consecutive { passes } else { 1 } {
+                run(&mut state);
+            }
             let got = out(&state);
             assert_eq!(got.len(), self.expect.len(), "{name}: population differs");
             match check {
@@ -744,7 +784,6 @@ mod imp {
             }
             let evict = evicting(std::mem::size_of_val(base));
             if alternate_rounds().is_some() {
-                let passes = passes_per_round(base.len());
                 // Each round uses the next of a few instances of the
                 // method's state, in different allocations: the same code
                 // on the same input measured up to 10% apart depending on
@@ -768,21 +807,34 @@ mod imp {
                         // Several passes per round (each from the same
                         // base, reset untimed): one pass of 10k elements is
                         // a few microseconds, too short to time alone.
-                        timed_passes(u64::from(passes), state, base, &reset, &run, evict) / passes
+                        if consecutive {
+                            timed_frames(1, passes, state, base, &reset, &run, evict)
+                        } else {
+                            timed_passes(u64::from(passes), state, base, &reset, &run, evict)
+                                / passes
+                        }
                     }),
                 ));
                 return;
             }
-            if let Some(passes) = untimed_passes() {
+            if let Some(passes_counted) = untimed_passes() {
                 // Instruction-count mode (callgrind): no timing, no criterion.
-                for _ in 0..passes {
+                for _ in 0..passes_counted {
                     reset(&mut state, base);
-                    run(black_box(&mut state));
+                    for _ in 0..if consecutive { passes } else { 1 } {
+                        run(black_box(&mut state));
+                    }
                 }
                 return;
             }
             self.group.bench_function(name, |b| {
-                b.iter_custom(|iters| timed_passes(iters, &mut state, base, &reset, &run, evict))
+                b.iter_custom(|iters| {
+                    if consecutive {
+                        timed_frames(iters, passes, &mut state, base, &reset, &run, evict)
+                    } else {
+                        timed_passes(iters, &mut state, base, &reset, &run, evict)
+                    }
+                })
             });
         }
     }
@@ -864,6 +916,7 @@ mod imp {
             expect: &expect,
             expect_sorted: &expect_sorted,
             queued: Vec::new(),
+            consecutive: false,
         };
 
         ctx.method(
@@ -1031,6 +1084,7 @@ mod imp {
             expect: &expect,
             expect_sorted: &expect_sorted,
             queued: Vec::new(),
+            consecutive: false,
         };
         ctx.method(
             "body_remove",
@@ -1191,6 +1245,7 @@ mod imp {
             expect: &expect,
             expect_sorted: &[],
             queued: Vec::new(),
+            consecutive: false,
         };
         ctx.method(
             "cursor",
@@ -1237,6 +1292,7 @@ mod imp {
             expect: &expect,
             expect_sorted: &[],
             queued: Vec::new(),
+            consecutive: false,
         };
         let room = n + n / 10;
         let reset_collection = |c: &mut ReadWriteCollection<Entity<PAD>>, base: &[Entity<PAD>]| {
