@@ -5,7 +5,7 @@ use core::ops::{Deref, DerefMut};
 
 use crate::auto_remove::{AutoRemove, NoAutoRemove};
 use crate::error::CapacityError;
-use crate::raw::{Core, HeldRef, Pass, Visit};
+use crate::raw::{Core, HeldRef, Pass};
 
 pub(crate) mod delegate;
 mod sink;
@@ -401,18 +401,11 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
     /// user writes, in the caller's function: only `#[inline]`, it kept
     /// two more registers in play (dying frame: 22.6 against the cursor's
     /// 20.5 instructions per element).
-    ///
-    /// The loop is the pass's versioned walk (`raw::Core::walk`): in
-    /// place until the first removal, then each element held by value.
-    /// The policy is asked on arrival and after `f`, as `next` asks it.
     #[inline(always)]
-    pub(crate) fn for_each<F: FnMut(Entry<'_, T>)>(mut self, f: F) {
-        self.settle();
-        let mut each = EachEntry {
-            policy: &mut *self.policy,
-            f,
-        };
-        self.pass.core().walk(!A::ACTIVE, &mut each);
+    pub(crate) fn for_each<F: FnMut(Entry<'_, T>)>(mut self, mut f: F) {
+        while let Some(entry) = self.next() {
+            f(entry);
+        }
     }
 
     /// Visits every remaining element without yielding it, applying the
@@ -430,36 +423,6 @@ impl<T, A: AutoRemove<T>> Cursor<'_, T, A> {
             }
         }
         before - self.pass.core_ref().len()
-    }
-}
-
-/// The closure forms' visit: the policy on arrival, the user's closure,
-/// the policy again if the element is still held (what `next` does).
-struct EachEntry<'p, A, F> {
-    policy: &'p mut A,
-    f: F,
-}
-
-impl<T, A: AutoRemove<T>, F: FnMut(Entry<'_, T>)> Visit<T> for EachEntry<'_, A, F> {
-    #[inline(always)]
-    fn visit(&mut self, mut held: HeldRef<'_, T>) {
-        if A::ACTIVE && self.policy.should_remove(held.get()) {
-            // A branch, as in `removed_by_policy`.
-            core::hint::black_box(());
-            let value = held.take();
-            self.policy.removed(value);
-            return;
-        }
-        let in_slot = held.in_slot();
-        (self.f)(Entry {
-            held: held.reborrow(),
-        });
-        held.refresh(in_slot);
-        if A::ACTIVE && held.is_held() && self.policy.should_remove(held.get()) {
-            core::hint::black_box(());
-            let value = held.take();
-            self.policy.removed(value);
-        }
     }
 }
 

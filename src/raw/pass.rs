@@ -3,7 +3,7 @@
 
 use alloc::vec::Vec;
 use core::marker::PhantomData;
-use core::mem::{self, MaybeUninit};
+use core::mem;
 use core::ptr::{self, NonNull};
 
 #[cfg(feature = "std")]
@@ -340,36 +340,19 @@ impl<T> Core<T> {
     #[inline(always)]
     pub(crate) fn take_current(&mut self) -> T {
         assert!(self.held, "no element is held");
-        // SAFETY: `held` implies `write > buf`; the element is in its slot.
-        let at = unsafe { real(prev(self.c.write)) };
-        // SAFETY: held in place: `at` is the held element's slot.
-        unsafe { self.take_held(at) }
-    }
-
-    /// Removes the held element, which is at `at`, and returns it.
-    ///
-    /// # Safety
-    /// An element is held, and `at` is where it is: its slot
-    /// (`write - 1`), or the local of a walk holding it by value
-    /// ([`Core::walk`]), whose slot is then reserved (uninitialised).
-    #[inline(always)]
-    unsafe fn take_held(&mut self, at: *mut T) -> T {
-        debug_assert!(self.held, "no element is held");
         #[cfg(feature = "rayon")]
         if let Some(mut holes) = self.holes {
             // SAFETY: `held` implies `write > buf`: the offset is that of
             // the held element.
-            let hole = unsafe { distance(self.c.buf, self.c.write) } - 1;
+            let at = unsafe { distance(self.c.buf, self.c.write) } - 1;
             // SAFETY: the list is uniquely borrowed for the part's pass
             // (`Pass::part`) and no other reference to it is alive.
             // Recorded first: if this unwinds, the element stays held.
-            unsafe { holes.as_mut() }.push(hole);
+            unsafe { holes.as_mut() }.push(at);
             self.held = false;
-            // SAFETY: the held element is at `at` (the caller): its slot,
-            // `write - 1`, which is listed as a hole from here on, or a
-            // walk's local, whose slot that is; either way it is read
-            // once.
-            return unsafe { ptr::read(at) };
+            // SAFETY: slot `write - 1` was the held, initialised element;
+            // it is listed as a hole from here on, so it is read once.
+            return unsafe { ptr::read(real(prev(self.c.write))) };
         }
         // Bookkeeping first: from here slot `write` is part of the hole.
         self.held = false;
@@ -378,11 +361,10 @@ impl<T> Core<T> {
         // Ordered: `read` is past the slot, so the hole is open from here.
         // Unordered: `read` comes back to `write` below.
         self.c.gap = !self.unordered;
-        // SAFETY: the held element is at `at` (the caller): its slot, the
-        // old `write - 1`, which the decrement above made logically
-        // uninitialised, or a walk's local, whose slot that is; either way
-        // it is read exactly once.
-        let value = unsafe { ptr::read(at) };
+        // SAFETY: slot `write` (the old `write - 1`) was initialised (it was
+        // held); the decrement above made it logically uninitialised, so it
+        // is read exactly once.
+        let value = unsafe { ptr::read(real(self.c.write)) };
         if self.unordered {
             // Fill the slot from the end; that element is visited next. In
             // unordered mode `read == write + 1` here, and `end >= read`.
@@ -447,110 +429,7 @@ impl<T> Core<T> {
         // SAFETY: `write > buf` while held, so `write - 1` is a slot of the
         // allocation; `real` never returns null.
         let ptr = unsafe { NonNull::new_unchecked(real(prev(self.c.write))) };
-        HeldRef {
-            core: self,
-            ptr,
-        }
-    }
-
-    /// The crate's closure forms' walk: calls `body` with every element
-    /// still to visit, pushed ones included, until none is left. `body`
-    /// may remove the element (`HeldRef::take`) or push; if it leaves the
-    /// element held, it is kept. The pass is not finished here (its owner
-    /// does that, also when `body` unwinds). `by_gap`: as for
-    /// [`advance`](Core::advance).
-    ///
-    /// An element of at most [`BY_VALUE_MAX`] bytes is held by value: read
-    /// once into a local and lent from there, so that its fields, the
-    /// body's update and a predicate's check stay in registers, and a
-    /// survivor is stored once, to its final place (see
-    /// [`walk_by_value`](Core::walk_by_value)). Larger ones are lent in
-    /// their slot (moved to the end of the kept prefix first, as
-    /// [`advance`](Core::advance) does). Which loop runs is decided by the
-    /// type, so `body` has one call site: the compiler inlines a body
-    /// called once, where a body called from two loops (in place until
-    /// the first removal, then by value) was inlined into neither and ran
-    /// `traverse` 3.5x slower.
-    #[inline(always)]
-    pub(crate) fn walk<B: Visit<T>>(&mut self, by_gap: bool, body: &mut B) {
-        if holds_by_value::<T>() {
-            self.walk_by_value(body);
-            return;
-        }
-        while self.advance(by_gap) {
-            // SAFETY: `advance` returned `true`: held, so `write > buf`;
-            // `real` never returns null.
-            let ptr = unsafe { NonNull::new_unchecked(real(prev(self.c.write))) };
-            body.visit(HeldRef { core: self, ptr });
-            // Kept if still held: it already is, in its slot.
-            self.held = false;
-        }
-    }
-
-    /// [`walk`](Core::walk) for elements held by value: each element is
-    /// read into a local and lent from there, its slot at the end of the
-    /// kept prefix reserved (counted as kept, uninitialised) while it is
-    /// held, so removal, pushes, growth and closing the hole see what they
-    /// see for an element held in its slot:
-    ///
-    /// ```text
-    ///  buf           write-1   write       read        end
-    ///  |   kept        |reserved|   hole     | unvisited+pushed |
-    ///                      ^ the held element, in a local, goes here if kept
-    /// ```
-    ///
-    /// If `body` unwinds while the element is held, [`WriteBackOnUnwind`]
-    /// puts it in its slot first, so the pass's owner finishes a pass
-    /// whose kept prefix is whole.
-    ///
-    /// In unordered mode and in a part of a parallel round there is no
-    /// hole (`write == read`): the reserved slot is the one the element
-    /// came from, and a removal fills it (from the end) or lists it, as
-    /// for an element held there.
-    #[inline(always)]
-    fn walk_by_value<B: Visit<T>>(&mut self, body: &mut B) {
-        debug_assert!(holds_by_value::<T>());
-        // A held element (none, from the closure forms) is kept.
-        self.held = false;
-        let mut hold = WriteBackOnUnwind {
-            core: self,
-            value: MaybeUninit::uninit(),
-        };
-        loop {
-            let core = &mut *hold.core;
-            if core.c.read == core.c.end {
-                return;
-            }
-            // SAFETY: `read < end`: an initialised unvisited slot (`T` is
-            // not zero-sized, so positions are addresses); it is copied
-            // out once and, with `read` past it, belongs to the hole (or,
-            // when there is no hole, is the reserved slot itself). `write`
-            // and `read` stay `<= end`.
-            unsafe {
-                hold.value
-                    .as_mut_ptr()
-                    .copy_from_nonoverlapping(core.c.read, 1);
-                core.c.read = core.c.read.add(1);
-                core.c.write = core.c.write.add(1);
-            }
-            core.held = true;
-            let ptr = NonNull::from(&mut hold.value).cast::<T>();
-            body.visit(HeldRef {
-                core: &mut *hold.core,
-                ptr,
-            });
-            let core = &mut *hold.core;
-            if core.held {
-                core.held = false;
-                // SAFETY: kept: the local holds the element (not taken),
-                // and slot `write - 1` is its reserved slot, uninitialised
-                // (a push may have moved the buffer, never `[buf, write)`'s
-                // offsets); written once, it is part of the kept prefix.
-                unsafe {
-                    ptr::copy_nonoverlapping(hold.value.as_ptr(), prev(core.c.write), 1);
-                }
-            }
-        }
+        HeldRef { core: self, ptr }
     }
 
     /// Appends `value` (visited later in this pass), or puts it in the
@@ -640,51 +519,6 @@ impl<T> Core<T> {
             #[cfg(feature = "std")]
             self.pending,
         );
-    }
-}
-
-/// What [`Core::walk`] does with each element: a trait and not a closure
-/// so that its one method can be `#[inline(always)]` (the walk calls it
-/// from two loops, and a closure called twice was not inlined into
-/// either: `traverse` ran 3.6x slower).
-pub(crate) trait Visit<T> {
-    /// Visits the held element: may remove it or push; if it is still held
-    /// when this returns, it is kept.
-    fn visit(&mut self, held: HeldRef<'_, T>);
-}
-
-/// The largest element, in bytes, that [`Core::walk`] holds by value
-/// after its first removal; larger ones it updates in place throughout
-/// (the read into a local and the write back cost more than they save).
-pub(crate) const BY_VALUE_MAX: usize = 64;
-
-/// Whether [`Core::walk`] holds a `T` by value after its first removal.
-#[inline(always)]
-const fn holds_by_value<T>() -> bool {
-    mem::size_of::<T>() != 0 && mem::size_of::<T>() <= BY_VALUE_MAX
-}
-
-/// The state of [`Core::walk_by_value`]: the pass, and the local the held
-/// element lives in. Dropped by an unwinding body while the element is
-/// held, it writes the element to its reserved slot, so that the pass's
-/// owner finishes a pass whose kept prefix is initialised (the element is
-/// kept, as one held in place is).
-struct WriteBackOnUnwind<'a, T> {
-    core: &'a mut Core<T>,
-    value: MaybeUninit<T>,
-}
-
-impl<T> Drop for WriteBackOnUnwind<'_, T> {
-    #[inline]
-    fn drop(&mut self) {
-        if self.core.held {
-            self.core.held = false;
-            // SAFETY: held: `value` holds the element and slot `write - 1`
-            // is its reserved, uninitialised slot (see `walk_by_value`).
-            unsafe {
-                ptr::copy_nonoverlapping(self.value.as_ptr(), prev(self.core.c.write), 1);
-            }
-        }
     }
 }
 
@@ -897,10 +731,8 @@ extern "C" fn finish_pass<T>(
 /// pointer to the element, so that reading and writing the element costs
 /// no bookkeeping loads.
 ///
-/// Invariant: `core.held`, and `ptr == real(core.write - 1)` (held in its
-/// slot), or `ptr` is the local of [`Core::walk_by_value`] holding the
-/// element, whose slot `write - 1` is reserved. Only `push` can move the
-/// buffer, and it re-derives a `ptr` that was the slot.
+/// Invariant: `core.held`, and `ptr == real(core.write - 1)`. Only `push`
+/// can move the buffer, and it re-derives `ptr`.
 pub(crate) struct HeldRef<'c, T> {
     core: &'c mut Core<T>,
     ptr: NonNull<T>,
@@ -917,9 +749,7 @@ impl<'c, T> HeldRef<'c, T> {
     /// so that the caller can push after the removal (a split).
     #[inline(always)]
     pub(crate) fn take_and_release(self) -> (T, &'c mut Core<T>) {
-        assert!(self.core.held, "no element is held");
-        // SAFETY: held, at `ptr` (the invariant).
-        let value = unsafe { self.core.take_held(self.ptr.as_ptr()) };
+        let value = self.core.take_current();
         (value, self.core)
     }
 }
@@ -940,57 +770,16 @@ impl<T> HeldRef<'_, T> {
 
     #[inline(always)]
     pub(crate) fn take(self) -> T {
-        self.take_and_release().0
-    }
-
-    /// Whether the element is still held: `false` once a body that was
-    /// lent a reborrow removed it.
-    #[inline(always)]
-    pub(crate) fn is_held(&self) -> bool {
-        self.core.held
-    }
-
-    /// Whether the element is held in its slot (else in a walk's local).
-    #[inline(always)]
-    pub(crate) fn in_slot(&self) -> bool {
-        // SAFETY: held, so `write > buf` and `write - 1` is a slot.
-        self.ptr.as_ptr() == unsafe { real(prev(self.core.c.write)) }
-    }
-
-    /// A handle for the same element with a shorter borrow, to lend to a
-    /// body. Afterwards, [`refresh`](Self::refresh) with what
-    /// [`in_slot`](Self::in_slot) said before.
-    #[inline(always)]
-    pub(crate) fn reborrow(&mut self) -> HeldRef<'_, T> {
-        HeldRef {
-            core: &mut *self.core,
-            ptr: self.ptr,
-        }
-    }
-
-    /// Brings `self` up to date after a reborrow was lent: if the element
-    /// was held `in_slot` and still is, the buffer may have moved (a
-    /// push), so its slot is found again.
-    #[inline(always)]
-    pub(crate) fn refresh(&mut self, in_slot: bool) {
-        if in_slot && self.core.held {
-            // SAFETY: held, so `write > buf` and `write - 1` is a slot.
-            self.ptr = unsafe { NonNull::new_unchecked(real(prev(self.core.c.write))) };
-        }
+        self.core.take_current()
     }
 
     #[inline(always)]
     pub(crate) fn push(&mut self, value: T) -> Result<(), T> {
-        // SAFETY: held, so `write > buf` and `write - 1` is a slot.
-        let slot = unsafe { real(prev(self.core.c.write)) };
         let result = self.core.push(value);
-        if self.ptr.as_ptr() == slot {
-            // Held in its slot (a walk's local is never a slot of the
-            // buffer): growth may have moved the buffer (closing the hole
-            // does not move `[buf, write)`), so re-derive the pointer.
-            // SAFETY: as above, after the push.
-            self.ptr = unsafe { NonNull::new_unchecked(real(prev(self.core.c.write))) };
-        }
+        // Growth may have moved the buffer (closing the hole does not move
+        // `[buf, write)`): re-derive the pointer.
+        // SAFETY: still held, so `write > buf` and `write - 1` is a slot.
+        self.ptr = unsafe { NonNull::new_unchecked(real(prev(self.core.c.write))) };
         result
     }
 }
