@@ -6,7 +6,10 @@
 # usage: scripts/instructions.sh [N] [PASSES]      (default 100000 entities, 5 passes)
 # Each (group, method) runs in its own valgrind process; the method's check
 # run before the counted passes is counted too, so a total is divided by
-# (PASSES + 1) * N.
+# (PASSES + 1) * N. The dying groups (benches/dying.rs) run consecutive
+# frames: each counted "pass" there is a sequence of 5 passes (N up to
+# 10k) or 10 (above) from one reset, so their totals are divided by that
+# too (per pass, per element of the starting population).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-100000}
@@ -25,7 +28,9 @@ count() { # group method [pass-fn-pattern]
   local ir
   ir=$(grep -E '^(summary|totals):' "$out" | head -1 | awk '{print $2}')
   rm -f "$out"
-  python3 -c "print(f'{\"$group\":<18} {\"$method\":<18} {$ir / (($passes + 1) * $n):8.2f}')"
+  local frames=1
+  case $group in dying*) if [ "$n" -le 10000 ]; then frames=5; else frames=10; fi ;; esac
+  python3 -c "print(f'{\"$group\":<18} {\"$method\":<18} {$ir / (($passes + 1) * $frames * $n):8.2f}')"
 }
 
 printf '%-18s %-18s %8s\n' group method 'Ir/elem'
