@@ -61,6 +61,13 @@ use crate::imp::{
 };
 use crate::support::splitmix;
 
+/// `RWC_REPLAY=1`: time every pass from the same population (the first
+/// frame, replayed), as this bench did before it ran consecutive frames,
+/// to show what a replayed input does to the figures (benches/README.md).
+fn replaying() -> bool {
+    std::env::var_os("RWC_REPLAY").is_some()
+}
+
 /// A newborn's life: it survives the pass that spawns it.
 const CHILD_LIFE: u32 = 10;
 
@@ -431,7 +438,7 @@ impl<const PAD: usize> Group<PAD> {
             return None;
         }
         let base = population::<PAD>(n, lives);
-        let passes = passes_per_round(n);
+        let passes = if replaying() { 1 } else { passes_per_round(n) };
         let mut expect = base.clone();
         let (mut died, mut spawned) = (0, 0);
         for _ in 0..passes {
@@ -462,7 +469,7 @@ impl<const PAD: usize> Group<PAD> {
             expect: &self.expect,
             expect_sorted: &self.expect_sorted,
             queued: Vec::new(),
-            consecutive: true,
+            consecutive: !replaying(),
         }
     }
 }

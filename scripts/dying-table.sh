@@ -17,8 +17,15 @@ procs=${1:-3} rounds=${2:-15}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
+# RWC_ALIGN_LOOPS=1: every loop aligned to 64 bytes (a separate target
+# directory), so that where a loop lands in the binary cannot move a row
+# (the same machine code measured up to a third apart at two addresses).
+if [ -n "${RWC_ALIGN_LOOPS:-}" ]; then
+  export CARGO_TARGET_DIR=$PWD/target/aligned RUSTFLAGS="-C llvm-args=-align-loops=64"
+fi
 bin=$(cargo bench -p read-write-collection-benches --bench entities --no-run 2>&1 |
-  grep -o 'target/release/deps/entities-[0-9a-f]*' | head -1)
+  grep -o '/deps/entities-[0-9a-f]*' | head -1)
+bin=${CARGO_TARGET_DIR:-target}/release$bin
 
 for p in $(seq "$procs"); do
   RWC_ALTERNATE=$rounds RWC_BENCH_SIZES=${RWC_BENCH_SIZES:-10k,100k} RWC_GROUPS=dying \
