@@ -45,7 +45,7 @@
 //!     }
 //! });
 //! assert_eq!(stats.rounds, 2); // the 20 000 elements, then the 10 pushed
-//! // For a closure known to be cheap: one serial walk, no round.
+//! // For a closure known to be cheap: `traverse`'s own loop, no round.
 //! let stats = c.par_traverse_with(ParMode::Serial, |mut e| *e /= 2);
 //! assert_eq!(stats.rounds, 0);
 //! assert_eq!(c, (0..10_000).collect::<Vec<u64>>()); // the serial order
@@ -66,10 +66,10 @@
 //!   pass's last round, else the collection's last pass) both say splitting
 //!   gains, timing up to 8192 more elements when they disagree (or when a
 //!   first pass starts heavy); once a round's rest does not split, the rest
-//!   of the pass runs serially, in the pass's one walk. Deciding costs a
+//!   of the pass runs serially, in `traverse`'s own loop. Deciding costs a
 //!   few clock reads per pass and the out-of-line walk of the start (and of
 //!   a check). When you know better, [`par_traverse_with`] skips the
-//!   decision: [`ParMode::Serial`] for a cheap closure (one serial walk,
+//!   decision: [`ParMode::Serial`] for a cheap closure (`traverse`'s loop,
 //!   nothing timed), [`ParMode::Parallel`] for a heavy one (every round
 //!   split after a short serial start, however small or cheap the round).
 //! - **Always serial:** a bounded collection runs the whole pass serially,
@@ -176,10 +176,9 @@
 //! ## What runs serially
 //!
 //! Whatever runs serially (a whole pass too small to split, or the rest
-//! of one after its rounds) is walked by the same loop as the rounds'
-//! starts and parts, the one place the closure is called (so the compiler
-//! inlines it there whatever its size); the rounds hand the pass back,
-//! suspended, to that loop. Timing costs a few clock reads per pass and the
+//! of one after its rounds) runs in `traverse`'s loop, inlined into the
+//! caller: the rounds run out of line and hand the pass back, suspended,
+//! to that loop. Timing costs a few clock reads per pass and the
 //! out-of-line walk of the start (and of a check); the result is the
 //! serial pass's either way. The first pass after a clone, a
 //! [`shrink_to_fit`](ReadWriteCollection::shrink_to_fit) or a pass that
@@ -849,15 +848,15 @@ where
 
 /// Walks the cursor past no more than `limit` elements (fewer where its
 /// pass ends), calling `f` on each it yields; hands it back with how many
-/// it moved past. Every walk of a pass (the serial starts of its rounds,
-/// the parts of its parallel rounds, and what runs serially, with `limit`
-/// `usize::MAX`) is this one function, so that `f` has one call site,
-/// which the compiler inlines whatever `f`'s size. (Measured: with a
-/// second call site, the serial loop in
-/// [`ReadWriteCollection::par_traverse_with`], LLVM inlined a small
-/// closure into both and a bigger one into neither; with a third, a loop
-/// for the serial rest without `limit`, not even a small one.) The count
-/// costs the serial walk about two instructions per element.
+/// it moved past. Every out-of-line walk of a pass (the serial starts of
+/// its rounds, the parts of its parallel rounds) is this one function, so
+/// that `f` has two call sites in all, this one and the one loop that
+/// walks whatever runs serially (in
+/// [`ReadWriteCollection::par_traverse_with`]): LLVM inlines a small
+/// closure into both. (Measured: with a third, a second serial loop in
+/// the caller's function, it inlined it into none, and a cheap update
+/// took 1.2x as long serially; with a third out of line, a loop for the
+/// serial rest without `limit`, into neither out-of-line walk.)
 #[inline(never)]
 fn walk_some<'c, 'p, T, A, F>(
     mut cursor: Cursor<'c, T, ParPolicy<'p, T, A>>,
@@ -880,7 +879,7 @@ where
 /// A pass that may split, out of line: [`Control::next_walk`] walks the
 /// starts of the rounds and runs the parallel rounds; when it decides the
 /// rest of the pass runs serially, the pass is handed back suspended, for
-/// the caller to walk (in [`walk_some`], as every walk of the pass).
+/// the caller's own loop (`traverse`'s, inlined there).
 ///
 /// Not inlined, and takes the closure by reference: the caller's loop
 /// then calls the very closure it was given, whose captures the compiler
@@ -929,7 +928,7 @@ where
 /// // A closure known to be heavy: split every round, nothing timed to decide.
 /// let stats = c.par_traverse_with(ParMode::Parallel, |mut e| *e += 1);
 /// assert!(stats.rounds > 0);
-/// // Known to be cheap: one serial walk, no timing at all.
+/// // Known to be cheap: `traverse`'s loop, no timing at all.
 /// let stats = c.par_traverse_with(ParMode::Serial, |mut e| *e += 1);
 /// assert_eq!(stats.rounds, 0);
 /// assert_eq!(c[0], 2);
@@ -998,7 +997,7 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
     /// each round times the closure on its first elements and runs the
     /// rest in parallel only when that and the time per element measured
     /// before (the last round's, or the last pass's) agree that it saves
-    /// time; whatever runs serially is walked as `traverse` walks it.
+    /// time; whatever runs serially runs `traverse`'s own loop.
     ///
     /// The auto-remove predicate runs on the workers
     /// ([`ParAutoRemove`]); the removal hook runs on the calling thread,
@@ -1038,7 +1037,7 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
     /// assert_eq!(particles.len(), 1000 - 143);
     /// assert!(particles.iter().all(|p| p.1 != 0));
     /// ```
-    #[inline(always)] // small: every walk is out of line, in `walk_some`
+    #[inline(always)] // so that the serial walk is in the caller's function
     pub fn par_traverse<F>(&mut self, f: F)
     where
         F: Fn(ParEntry<'_, T>) + Sync + Send,
@@ -1051,7 +1050,7 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
     /// its parallel rounds did. `ParMode::Auto` is `par_traverse`.
     ///
     /// Force [`ParMode::Serial`] for a closure you know is too cheap to
-    /// gain (it then walks the pass serially, timing nothing), and
+    /// gain (it then runs exactly `traverse`'s loop, timing nothing), and
     /// [`ParMode::Parallel`] for one you know is heavy (no timed start
     /// decides against it). The result is the same in every mode, for a
     /// closure whose effect depends only on its element (see
@@ -1076,21 +1075,16 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
     /// assert_eq!(stats.rounds, 0);
     /// assert_eq!(c.len(), 50);
     /// ```
-    #[inline(always)] // small: every walk is out of line, in `walk_some`
+    #[inline(always)] // so that the serial walk is in the caller's function
     pub fn par_traverse_with<F>(&mut self, mode: ParMode, f: F) -> ParStats
     where
         F: Fn(ParEntry<'_, T>) + Sync + Send,
     {
         let mut control = Control::begin(&mut self.store, mode);
-        // Every walk of the pass is `walk_some`, so that `f` has one call
-        // site, which the compiler inlines whatever its size: whatever
-        // runs serially (a pass that cannot split, or the rest of a pass
-        // whose rounds ran out of line) is walked there too. (Walked here
-        // in the caller's function, `f` had two call sites, and an update
-        // too big to inline twice was called out of line in both: a pass
-        // decided serial took 1.12-1.14x `traverse`'s time with an inline
-        // update of about 11 ns per element, 1.17-1.36x on a collection's
-        // first pass; walked in `walk_some`, 1.02-1.03x.)
+        // One loop walks whatever runs serially: a pass that cannot split,
+        // or the rest of a pass whose rounds ran out of line (a second
+        // loop here would be a third call site of `f`, and LLVM then
+        // inlined it into none).
         let serial = if control.split {
             let rest = split_pass(&mut self.store, &mut self.policy, &mut control, &f);
             rest.map(|rest| Pass::resume(&mut self.store, rest))
@@ -1098,11 +1092,16 @@ impl<T: Send, A: ParAutoRemove<T>> ReadWriteCollection<T, A> {
             Some(Pass::begin(&mut self.store, None))
         };
         if let Some(pass) = serial {
-            // Timed when a later pass may split.
+            // `traverse`'s own loop, inlined here, timed when a later pass
+            // may split.
             let mut policy = ParPolicy::Serial(&mut self.policy);
-            let cursor = Cursor::new(pass, &mut policy);
+            let mut cursor = Cursor::new(pass, &mut policy);
             control.serial_walk_starts();
-            let cursor = walk_some(cursor, &f, usize::MAX).0;
+            while cursor.step() {
+                f(ParEntry {
+                    entry: cursor.held_entry(),
+                });
+            }
             let walked = cursor.passed();
             drop(cursor);
             control.serial_walk_ended(walked);
