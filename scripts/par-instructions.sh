@@ -28,7 +28,7 @@ count() { # shape frame-fn
 }
 
 printf '%-14s %-16s %8s\n' shape function 'Ir/elem'
-for shape in cheap dying_spawn first_pass; do
+for shape in ${RWC_PAR_SHAPES:-cheap dying_spawn first_pass}; do
   count "$shape" traverse_frame
   count "$shape" par_frame
 done
