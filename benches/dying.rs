@@ -13,11 +13,10 @@
 //! entities and 10 above (`RWC_PASSES` overrides), as a game runs its
 //! frames: each pass meets the deaths the previous one left, a pattern no
 //! branch predictor has seen. A bench that replays one pass's input
-//! sample after sample lets the predictor learn where the deaths are (at
-//! 10k a replayed pass ran the careful hand loop in 1.01 ns per element
-//! instead of 1.76), and then the ratios say more about the predictor
-//! than about the pass (benches/README.md, "Why every sample runs
-//! consecutive frames").
+//! sample after sample can let the predictor learn where the deaths are,
+//! and then its ratios say more about the predictor than about the pass
+//! (benches/README.md, "Why the old figures flattered the pass";
+//! `RWC_REPLAY=1` times the first frame replayed).
 //!
 //! Groups (`RWC_GROUPS` prefixes):
 //!
