@@ -620,35 +620,14 @@ mod imp {
         pub(crate) consecutive: bool,
     }
 
-    /// Runs `passes` passes, each after an untimed `reset` to `base` (and a
-    /// cache eviction when `evict`), and returns their total time.
-    fn timed_passes<S, E>(
-        passes: u64,
-        state: &mut S,
-        base: &[E],
-        reset: &impl Fn(&mut S, &[E]),
-        run: &impl Fn(&mut S),
-        evict: bool,
-    ) -> Duration {
-        let mut total = Duration::ZERO;
-        for _ in 0..passes {
-            reset(state, base);
-            if evict {
-                evict_caches();
-            }
-            let start = Instant::now();
-            run(black_box(&mut *state));
-            total += start.elapsed();
-        }
-        total
-    }
-
     /// Runs `samples` samples, each an untimed `reset` to `base` (and a
     /// cache eviction when `evict`) followed by `passes` consecutive
-    /// passes timed together, and returns the time per pass: every pass
-    /// after the first meets the population the previous pass left, as a
-    /// game's frames do, so no pass replays an input the branch predictor
-    /// has already seen.
+    /// passes timed together, and returns the time per pass: with
+    /// `passes > 1` every pass after the first meets the population the
+    /// previous pass left, as a game's frames do, so no pass replays an
+    /// input the branch predictor has already seen. (With `passes == 1`
+    /// every pass starts from `base`, and the result is the samples' total
+    /// time.)
     fn timed_frames<S, E>(
         samples: u64,
         passes: u32,
@@ -765,10 +744,12 @@ mod imp {
             }
             let mut state = make();
             let base = self.base;
-            let consecutive = self.consecutive;
             let passes = passes_per_round(base.len());
+            // Passes per sample: a frame sequence from one reset, or one
+            // pass from a reset.
+            let frames = if self.consecutive { passes } else { 1 };
             reset(&mut state, base);
-            for _ in 0..if consecutive { passes } else { 1 } {
+            for _ in 0..frames {
                 run(&mut state);
             }
             let got = out(&state);
@@ -804,15 +785,13 @@ mod imp {
                         }
                         let state = &mut states[round % placements];
                         round += 1;
-                        // Several passes per round (each from the same
-                        // base, reset untimed): one pass of 10k elements is
-                        // a few microseconds, too short to time alone.
-                        if consecutive {
-                            timed_frames(1, passes, state, base, &reset, &run, evict)
-                        } else {
-                            timed_passes(u64::from(passes), state, base, &reset, &run, evict)
-                                / passes
-                        }
+                        // Several passes per round (one frame sequence,
+                        // or each pass from the same base, reset untimed):
+                        // one pass of 10k elements is a few microseconds,
+                        // too short to time alone.
+                        let samples = passes / frames;
+                        timed_frames(u64::from(samples), frames, state, base, &reset, &run, evict)
+                            / samples
                     }),
                 ));
                 return;
@@ -821,7 +800,7 @@ mod imp {
                 // Instruction-count mode (callgrind): no timing, no criterion.
                 for _ in 0..passes_counted {
                     reset(&mut state, base);
-                    for _ in 0..if consecutive { passes } else { 1 } {
+                    for _ in 0..frames {
                         run(black_box(&mut state));
                     }
                 }
@@ -829,11 +808,7 @@ mod imp {
             }
             self.group.bench_function(name, |b| {
                 b.iter_custom(|iters| {
-                    if consecutive {
-                        timed_frames(iters, passes, &mut state, base, &reset, &run, evict)
-                    } else {
-                        timed_passes(iters, &mut state, base, &reset, &run, evict)
-                    }
+                    timed_frames(iters, frames, &mut state, base, &reset, &run, evict)
                 })
             });
         }
