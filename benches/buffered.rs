@@ -119,10 +119,12 @@ fn main() {
 fn main() {}
 
 #[cfg(not(any(loom, miri)))]
+mod service_shapes;
+#[cfg(not(any(loom, miri)))]
 mod support;
 
 #[cfg(not(any(loom, miri)))]
-mod imp {
+pub(crate) mod imp {
     use std::collections::VecDeque;
     use std::hint::black_box;
     use std::mem;
@@ -505,7 +507,7 @@ mod imp {
     // ------------------------------------------------------ producer shapes
 
     /// The bound of every bounded queue in the producer shapes.
-    const BOUND: usize = 1024;
+    pub(crate) const BOUND: usize = 1024;
 
     /// Producer tasks in the async shape.
     const ASYNC_TASKS: u64 = 4;
@@ -518,7 +520,7 @@ mod imp {
     /// over without sleeping (see "Owner idle policy" in the module docs).
     /// Every method of the producer shapes goes through here.
     #[inline]
-    fn owner_idle() {
+    pub(crate) fn owner_idle() {
         thread::yield_now();
     }
 
@@ -570,7 +572,7 @@ mod imp {
     /// A channel as the spinning owner uses it: a sender to clone for each
     /// producer thread, and a drain of whatever has arrived, without
     /// blocking.
-    trait SpinChannel {
+    pub(crate) trait SpinChannel {
         type Tx: Clone + Send;
         fn tx(&self) -> &Self::Tx;
         fn send(tx: &Self::Tx, v: u64);
@@ -579,9 +581,9 @@ mod imp {
         fn drain(&self, sum: &mut u64) -> u64;
     }
 
-    struct Crossbeam(
-        crossbeam_channel::Sender<u64>,
-        crossbeam_channel::Receiver<u64>,
+    pub(crate) struct Crossbeam(
+        pub(crate) crossbeam_channel::Sender<u64>,
+        pub(crate) crossbeam_channel::Receiver<u64>,
     );
 
     impl SpinChannel for Crossbeam {
@@ -597,7 +599,10 @@ mod imp {
         }
     }
 
-    struct Flume(flume::Sender<u64>, flume::Receiver<u64>);
+    pub(crate) struct Flume(
+        pub(crate) flume::Sender<u64>,
+        pub(crate) flume::Receiver<u64>,
+    );
 
     impl SpinChannel for Flume {
         type Tx = flume::Sender<u64>;
@@ -835,14 +840,14 @@ mod imp {
 
     /// One method of a producer shape: a run returns the sum of everything
     /// the owner received.
-    struct Method<'a> {
+    pub(crate) struct Method<'a> {
         name: &'static str,
         run: Box<dyn FnMut() -> u64 + 'a>,
         /// Whether one untimed pass has checked the result (criterion mode).
         checked: bool,
     }
 
-    fn method<'a>(name: &'static str, run: impl FnMut() -> u64 + 'a) -> Method<'a> {
+    pub(crate) fn method<'a>(name: &'static str, run: impl FnMut() -> u64 + 'a) -> Method<'a> {
         Method {
             name,
             run: Box::new(run),
@@ -852,16 +857,16 @@ mod imp {
 
     /// One criterion group of the producer shapes:
     /// `producers/{kind}/{threads}t`.
-    struct Shape<'a> {
+    pub(crate) struct Shape<'a> {
         /// `unbounded`, `bounded`, `async` or `uncontended`.
-        kind: &'static str,
+        pub(crate) kind: String,
         /// Producer threads (tasks in the async shape).
-        threads: u64,
+        pub(crate) threads: u64,
         /// Values pushed in one pass, all producers together.
-        pushes: u64,
+        pub(crate) pushes: u64,
         /// The method the group's own ratio column divides by.
-        reference: &'static str,
-        methods: Vec<Method<'a>>,
+        pub(crate) reference: &'static str,
+        pub(crate) methods: Vec<Method<'a>>,
     }
 
     impl Shape<'_> {
@@ -889,7 +894,7 @@ mod imp {
     }
 
     /// `c` set to commit each handle's values together.
-    fn per_producer<T>(mut c: BufferedCollection<T>) -> BufferedCollection<T> {
+    pub(crate) fn per_producer<T>(mut c: BufferedCollection<T>) -> BufferedCollection<T> {
         c.set_producer_order(ProducerOrder::PerProducer);
         c
     }
@@ -904,7 +909,7 @@ mod imp {
         let (tx, rx) = mpsc::channel();
         let sm = StdMpsc(tx, rx);
         Shape {
-            kind: "unbounded",
+            kind: "unbounded".to_string(),
             threads: n,
             pushes: n * m,
             reference: "crossbeam",
@@ -924,7 +929,7 @@ mod imp {
         let (tx, rx) = crossbeam_channel::bounded(BOUND);
         let cb = Crossbeam(tx, rx);
         Shape {
-            kind: "bounded",
+            kind: "bounded".to_string(),
             threads: n,
             pushes: n * m,
             reference: "crossbeam",
@@ -944,7 +949,7 @@ mod imp {
         let (tx, rx) = flume::unbounded();
         let fl = Flume(tx, rx);
         Shape {
-            kind: "async",
+            kind: "async".to_string(),
             threads: ASYNC_TASKS,
             pushes: ASYNC_TASKS * m,
             reference: "tokio",
@@ -972,7 +977,7 @@ mod imp {
         let (tx, rx) = crossbeam_channel::unbounded();
         let cb = Crossbeam(tx, rx);
         Shape {
-            kind: "uncontended",
+            kind: "uncontended".to_string(),
             threads: 1,
             pushes: m,
             reference: "crossbeam",
@@ -1017,7 +1022,7 @@ mod imp {
     }
 
     /// The selected producer shapes, in the order they run.
-    fn producer_shapes(rt: Option<&Runtime>, m: u64) -> Vec<Shape<'_>> {
+    fn producer_shapes(rt: Option<&Runtime>, m: u64, benching: bool) -> Vec<Shape<'_>> {
         let threads = producer_threads();
         let mut shapes: Vec<Shape<'_>> = threads.iter().map(|&n| unbounded_shape(n, m)).collect();
         shapes.extend(threads.iter().map(|&n| bounded_shape(n, m)));
@@ -1025,6 +1030,7 @@ mod imp {
             shapes.push(async_shape(rt, m));
         }
         shapes.push(uncontended_shape(m));
+        shapes.extend(crate::service_shapes::shapes(&threads, m, benching));
         shapes.retain(|s| group_selected(&s.name()));
         shapes
     }
@@ -1127,7 +1133,7 @@ mod imp {
             let cb = ratio(median, median_of("unbounded", shape.threads, "crossbeam"));
             let own = ratio(
                 median,
-                median_of(shape.kind, shape.threads, shape.reference),
+                median_of(&shape.kind, shape.threads, shape.reference),
             );
             println!(
                 "| {} | {} | {name} | {median:.1} | {q1:.1}–{q3:.1} | {cb} | {own} {}/{} |",
@@ -1147,7 +1153,7 @@ mod imp {
                 .build()
                 .expect("tokio runtime")
         });
-        let mut shapes = producer_shapes(rt.as_ref(), m);
+        let mut shapes = producer_shapes(rt.as_ref(), m, benching);
         eprintln!(
             "# producer shapes: M = {m} pushes per producer (RWC_PRODUCER_PUSHES), \
              threads {:?} (RWC_PRODUCER_THREADS), owner idle: thread::yield_now, \
