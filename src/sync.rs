@@ -103,3 +103,35 @@ pub(crate) fn wait_timeout<'a, T>(
         Err(poisoned) => poisoned.into_inner().0,
     }
 }
+
+/// A small number for the calling thread, the same on every call: threads
+/// are numbered in the order they first ask, so that threads started
+/// together get consecutive numbers (a queue's shards, see `producer`).
+#[cfg(all(feature = "std", not(all(test, loom))))]
+#[inline]
+pub(crate) fn thread_index() -> usize {
+    use core::cell::Cell;
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    std::thread_local! {
+        static INDEX: Cell<usize> = const { Cell::new(usize::MAX) };
+    }
+    INDEX.with(|index| {
+        let mut i = index.get();
+        if i == usize::MAX {
+            i = NEXT.fetch_add(1, Relaxed) & (usize::MAX >> 1);
+            index.set(i);
+        }
+        i
+    })
+}
+
+/// Under loom: from the thread's id, so that a model's threads pick the
+/// same shards in every execution it explores.
+#[cfg(all(test, loom))]
+pub(crate) fn thread_index() -> usize {
+    use core::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    loom::thread::current().id().hash(&mut hasher);
+    hasher.finish() as usize
+}

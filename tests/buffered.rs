@@ -302,7 +302,9 @@ fn commit_per_producer_appends_each_producers_pushes_in_its_order() {
 
 /// Switching the order with values queued: to arrival order, the queued
 /// values keep the per-producer order and come before later pushes; to
-/// per-producer order, the queued values are grouped by handle.
+/// per-producer order, values pushed in arrival order are grouped by the
+/// thread that pushed them (here one: they keep their order) and come
+/// before later pushes.
 #[test]
 fn switching_the_producer_order_with_values_queued() {
     let mut c: BufferedCollection<i32> = BufferedCollection::new();
@@ -326,7 +328,7 @@ fn switching_the_producer_order_with_values_queued() {
     c.set_producer_order(ProducerOrder::PerProducer);
     a.push(4).unwrap();
     c.commit();
-    assert_eq!(c.as_slice(), [2, 4, 1, 3]);
+    assert_eq!(c.as_slice(), [1, 2, 3, 4]);
 }
 
 // ---------------------------------------------------------------------------

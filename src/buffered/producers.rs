@@ -129,7 +129,11 @@ impl<T, A> BufferedCollection<T, A> {
     /// step against pushes on other threads (each push lands before it or
     /// after it). Values already queued when arrival order starts keep the
     /// per-producer order among themselves and come before every later
-    /// push. A clone of the collection keeps the setting.
+    /// push. Values queued when per-producer order starts are grouped by
+    /// the thread that pushed them (arrival order queues a thread's pushes
+    /// together, whichever handles it used), threads first, before the
+    /// handles' later pushes; a permit's value (`reserve_async`) stays
+    /// with its handle's. A clone of the collection keeps the setting.
     ///
     /// # Examples
     ///

@@ -12,16 +12,14 @@ use std::time::{Duration, Instant};
 #[cfg(feature = "async")]
 use super::futures::{poll_registered, PushFuture, ReserveFuture, ReserveOwnedFuture};
 #[cfg(feature = "async")]
-use super::queue::{Locked, SlotState};
-use super::queue::{Shared, Slot};
+use super::queue::Locked;
+use super::queue::{Shared, Slot, SlotState};
 #[cfg(not(all(test, loom)))]
 use super::queue::{SNOOZE_STEPS, SPIN_STEPS};
 #[cfg(feature = "async")]
 use super::wakers::Registration;
 use crate::error::{PushTimeoutError, TryPushError};
-#[cfg(feature = "async")]
-use crate::sync::MutexGuard;
-use crate::sync::{lock, Arc};
+use crate::sync::{lock, Arc, MutexGuard};
 
 /// A handle that pushes into a [`BufferedCollection`](crate::BufferedCollection)'s
 /// pending side from any thread.
@@ -91,7 +89,8 @@ use crate::sync::{lock, Arc};
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub struct Producer<T> {
     pub(super) shared: Arc<Shared<T>>,
-    /// This handle's buffer (see the module docs).
+    /// This handle's buffer (see the module docs): where its pushes go in
+    /// per-producer order, and its permits' values.
     pub(super) slot: Arc<Slot<T>>,
 }
 
@@ -124,7 +123,7 @@ impl<T> Producer<T> {
     /// caller's, once the slot is unlocked.
     #[inline]
     pub(super) fn push_into_slot(&self, value: &mut Option<T>) -> Result<(), Missed> {
-        let mut slot = lock(&self.slot.state);
+        let mut slot = self.lock_target();
         if self.shared.is_closed() {
             return Err(Missed::Closed);
         }
@@ -142,6 +141,25 @@ impl<T> Producer<T> {
         slot.open_run(&self.shared.counters.clock);
         slot.items.extend(value.take());
         Ok(())
+    }
+
+    /// Locks the slot a push goes to: in arrival order the shard of this
+    /// thread (any slot keeps arrival order; one per thread keeps a
+    /// thread's pushes through many handles in one run), in per-producer
+    /// order this handle's own.
+    #[inline]
+    fn lock_target(&self) -> MutexGuard<'_, SlotState<T>> {
+        if self.shared.flags.arrival.load(Relaxed) {
+            if let Some(shard) = self.shared.shard() {
+                let shard = lock(&shard.state);
+                // Checked under the shard's lock, which a change of order
+                // holds: the flag read above is only a hint.
+                if shard.arrival {
+                    return shard;
+                }
+            }
+        }
+        lock(&self.slot.state)
     }
 
     /// Locks this handle's slot and takes room for one value (bounded), if
@@ -639,7 +657,7 @@ impl<T> Producer<T> {
     /// Moves the longest prefix of `batch` that fits into this handle's
     /// slot, under its lock; `Err(Closed)` (nothing moved) after a close.
     fn move_batch(&self, batch: &mut Vec<T>) -> Result<(), Missed> {
-        let mut slot = lock(&self.slot.state);
+        let mut slot = self.lock_target();
         // Checked first: an empty batch on a closed collection says so.
         if self.shared.is_closed() {
             return Err(Missed::Closed);

@@ -303,6 +303,9 @@ impl<T> ProducerLink<T> {
                 state.run_open = true;
             }
         }
+        // The hint pushes read first (see `Flags::arrival`), changed while
+        // every slot is locked.
+        self.shared.flags.arrival.store(arrival, Relaxed);
         drop(guards);
         queue.order = order;
     }

@@ -6,6 +6,7 @@ use core::ops::{Deref, DerefMut};
 use core::sync::atomic::Ordering::{Acquire, Relaxed, SeqCst};
 #[cfg(feature = "async")]
 use core::task::Waker;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use super::handle::ProducerOrder;
@@ -14,7 +15,7 @@ use super::link::Waited;
 use super::wakers::Wakers;
 use crate::raw::PassEndSlot;
 use crate::sync::{
-    lock, wait, wait_timeout, Arc, AtomicBool, AtomicStamp, AtomicUsize, Condvar, Mutex,
+    lock, thread_index, wait, wait_timeout, Arc, AtomicBool, AtomicStamp, AtomicUsize, Condvar, Mutex,
     MutexGuard, Stamp,
 };
 
@@ -39,6 +40,11 @@ pub(crate) struct Shared<T> {
     pub(super) flags: OwnLine<Flags>,
     /// The words pushes write.
     pub(super) counters: OwnLine<Counters>,
+    /// The shards of arrival order: one slot per producer thread (as
+    /// [`thread_index`] spreads them), made with the first handle (under
+    /// the control lock, before any handle exists) and first in the
+    /// registry; never dead. See the module docs, "Where a push goes".
+    shards: OnceLock<Shards<T>>,
 }
 
 /// What pushes write, on one line: a bounded push's compare-and-swap on
@@ -57,6 +63,11 @@ pub(super) struct Counters {
 
 /// What every push reads; see [`Shared`].
 pub(super) struct Flags {
+    /// The order is [`ProducerOrder::Arrival`]: pushes go to their
+    /// thread's shard. A hint (set under control and every slot's lock,
+    /// read without): a push checks the shard's own `arrival` under its
+    /// lock, and a push into its handle's slot is right in either order.
+    pub(super) arrival: AtomicBool,
     /// Set (under control) by a close; read by pushes under their slot.
     pub(super) closed: AtomicBool,
     /// Set (under control, before the slots are emptied for the last
@@ -96,6 +107,33 @@ pub(super) struct Slot<T> {
     /// loom, whose model need not schedule around it).
     #[cfg(feature = "async")]
     pub(super) permits: core::sync::atomic::AtomicBool,
+}
+
+impl<T> Slot<T> {
+    fn new(arrival: bool) -> Arc<Self> {
+        Arc::new(Slot {
+            state: Mutex::new(SlotState::new(arrival)),
+            dead: AtomicBool::new(false),
+            #[cfg(feature = "async")]
+            permits: core::sync::atomic::AtomicBool::new(false),
+        })
+    }
+}
+
+/// The shards of a queue (see [`Shared::shards`]): a power of two of them.
+pub(super) type Shards<T> = Arc<[Arc<Slot<T>>]>;
+
+/// How many shards a queue has: two per core, a power of two between 2
+/// and 64 (two under loom, whose threads are few).
+fn shard_count() -> usize {
+    #[cfg(all(test, loom))]
+    let n = 2;
+    #[cfg(not(all(test, loom)))]
+    let n = std::thread::available_parallelism()
+        .map_or(2, |n| n.get().saturating_mul(2))
+        .clamp(2, 64)
+        .next_power_of_two();
+    n
 }
 
 pub(super) struct SlotState<T> {
@@ -320,6 +358,8 @@ pub(crate) struct Queue<T> {
     /// The registry: every live handle's slot, in the order the handles
     /// were made, and dead ones not yet removed.
     pub(super) slots: Vec<Arc<Slot<T>>>,
+    /// The shards at the start of `slots` (see [`Shared::shards`]).
+    pub(super) shard_slots: usize,
     /// Dead slots in `slots`.
     pub(super) dead: usize,
     /// Sweep the dead slots out when there are this many.
@@ -455,7 +495,8 @@ impl<T> Queue<T> {
     /// at least half as many drops as the registry keeps (and as the dead
     /// slots it keeps), or `SWEEP_MIN`.
     fn schedule_sweep(&mut self) {
-        self.sweep_at = self.dead + self.dead.max(self.slots.len() / 2).max(SWEEP_MIN);
+        let handles = self.slots.len() - self.shard_slots;
+        self.sweep_at = self.dead + self.dead.max(handles / 2).max(SWEEP_MIN);
     }
 }
 
@@ -476,6 +517,7 @@ impl<T> Shared<T> {
             pass_end: PassEndSlot::new::<T, Self>(),
             control: OwnLine(Mutex::new(Queue {
                 slots: Vec::new(),
+                shard_slots: 0,
                 dead: 0,
                 sweep_at: SWEEP_MIN,
                 producers: 0,
@@ -493,6 +535,7 @@ impl<T> Shared<T> {
             pushed: Condvar::new(),
             room_freed: Condvar::new(),
             flags: OwnLine(Flags {
+                arrival: AtomicBool::new(order == ProducerOrder::Arrival),
                 closed: AtomicBool::new(false),
                 gone: AtomicBool::new(false),
                 max: AtomicUsize::new(max),
@@ -503,7 +546,16 @@ impl<T> Shared<T> {
                 // Slots start at epoch 0, which the clock never shows.
                 clock: AtomicStamp::new(1),
             }),
+            shards: OnceLock::new(),
         })
+    }
+
+    /// The shard that pushes on this thread go to in arrival order
+    /// (`None` before the first handle was made).
+    #[inline]
+    pub(super) fn shard(&self) -> Option<&Slot<T>> {
+        let shards = self.shards.get()?;
+        Some(&shards[thread_index() & (shards.len() - 1)])
     }
 
     pub(super) fn lock(&self) -> Locked<'_, T> {
@@ -731,14 +783,20 @@ impl<'a, T> Locked<'a, T> {
         }
     }
 
-    /// Registers a new slot for a new handle.
+    /// Registers a new slot for a new handle (the first one also makes
+    /// the shards, registered first).
     pub(super) fn register(&mut self) -> Arc<Slot<T>> {
-        let slot = Arc::new(Slot {
-            state: Mutex::new(SlotState::new(self.order == ProducerOrder::Arrival)),
-            dead: AtomicBool::new(false),
-            #[cfg(feature = "async")]
-            permits: core::sync::atomic::AtomicBool::new(false),
-        });
+        let arrival = self.order == ProducerOrder::Arrival;
+        if self.shared.shards.get().is_none() {
+            let shards: Shards<T> = (0..shard_count()).map(|_| Slot::new(arrival)).collect();
+            self.slots.reserve(shards.len() + 1);
+            self.slots.extend(shards.iter().cloned());
+            self.shard_slots = shards.len();
+            // Set under the control lock, by the only registration
+            // without shards: it cannot be set already.
+            let _ = self.shared.shards.set(shards);
+        }
+        let slot = Slot::new(arrival);
         // Pushed before it is counted: if the registry cannot grow, no
         // producer is counted that does not exist (a wait would never see
         // the last one leave).

@@ -14,11 +14,15 @@ use super::queue::{Part, Run, SlotState, SWEEP_MIN};
 use super::*;
 use crate::sync::Stamp;
 
-/// Registry length, dead slots in it, and the dead count that triggers
-/// the next sweep.
+/// Handles' slots in the registry (the shards left out), dead slots in
+/// it, and the dead count that triggers the next sweep.
 fn registry<T>(link: &ProducerLink<T>) -> (usize, usize, usize) {
     let queue = link.shared.lock();
-    (queue.slots.len(), queue.dead, queue.sweep_at)
+    (
+        queue.slots.len() - queue.shard_slots,
+        queue.dead,
+        queue.sweep_at,
+    )
 }
 
 #[test]
@@ -43,7 +47,9 @@ fn a_commit_removes_the_slots_of_dropped_handles() {
 
 #[test]
 fn a_sweep_keeps_a_dead_slot_until_its_values_are_committed() {
-    let mut link = ProducerLink::<u32>::new(usize::MAX, ProducerOrder::Arrival);
+    // Per producer: the push goes to the handle's own slot (in arrival
+    // order it would go to the thread's shard).
+    let mut link = ProducerLink::<u32>::new(usize::MAX, ProducerOrder::PerProducer);
     let first = link.producer(0);
     first.push(1).unwrap();
     drop(first);
