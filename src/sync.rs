@@ -126,12 +126,17 @@ pub(crate) fn thread_index() -> usize {
     })
 }
 
-/// Under loom: from the thread's id, so that a model's threads pick the
-/// same shards in every execution it explores.
+/// Under loom: numbered in the order the model's threads first ask, with
+/// a counter of the execution (loom's thread ids differ between the
+/// executions it explores, and a model must run the same way in each).
 #[cfg(all(test, loom))]
 pub(crate) fn thread_index() -> usize {
-    use core::hash::{Hash, Hasher};
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    loom::thread::current().id().hash(&mut hasher);
-    hasher.finish() as usize
+    use core::sync::atomic::Ordering::Relaxed;
+    loom::lazy_static! {
+        static ref NEXT: AtomicUsize = AtomicUsize::new(0);
+    }
+    loom::thread_local! {
+        static INDEX: usize = NEXT.fetch_add(1, Relaxed);
+    }
+    INDEX.with(|index| *index)
 }

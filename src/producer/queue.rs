@@ -1,6 +1,7 @@
 //! The queue's shared state: the slots producers push into, the
 //! clock of arrival order, the control lock and the wake-up protocol.
 
+use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::ops::{Deref, DerefMut};
 use core::sync::atomic::Ordering::{Acquire, Relaxed, SeqCst};
@@ -15,8 +16,8 @@ use super::link::Waited;
 use super::wakers::Wakers;
 use crate::raw::PassEndSlot;
 use crate::sync::{
-    lock, thread_index, wait, wait_timeout, Arc, AtomicBool, AtomicStamp, AtomicUsize, Condvar, Mutex,
-    MutexGuard, Stamp,
+    lock, thread_index, wait, wait_timeout, Arc, AtomicBool, AtomicStamp, AtomicUsize, Condvar,
+    Mutex, MutexGuard, Stamp,
 };
 
 /// The queue producers push into and the state around it.
@@ -121,7 +122,7 @@ impl<T> Slot<T> {
 }
 
 /// The shards of a queue (see [`Shared::shards`]): a power of two of them.
-pub(super) type Shards<T> = Arc<[Arc<Slot<T>>]>;
+pub(super) type Shards<T> = Box<[Arc<Slot<T>>]>;
 
 /// How many shards a queue has: two per core, a power of two between 2
 /// and 64 (two under loom, whose threads are few).
