@@ -373,6 +373,48 @@ fn a_steady_producer_loop_allocates_nothing() {
     assert_eq!(n, 0, "a steady round allocates nothing");
 }
 
+/// A producer handle that only pushes in arrival order is its own size and
+/// nothing more: making, pushing through and dropping handles allocates
+/// nothing once the queue's shards exist (the first handle makes them),
+/// whatever the number of handles. The goal for a queue that serves
+/// connections: at most 128 bytes per idle handle.
+#[test]
+fn idle_handles_cost_their_size_and_allocate_nothing() {
+    use read_write_collection::Producer;
+    assert!(core::mem::size_of::<Producer<u64>>() <= 128);
+    let mut c: BufferedCollection<u64> = BufferedCollection::new();
+    let first = c.producer();
+    // Warm: the thread's shard and the commit's buffers, at the size of
+    // a round.
+    for _ in 0..3 {
+        for i in 0..2000 {
+            first.push(i).unwrap();
+        }
+        c.commit();
+        c.clear_visible();
+    }
+    let mut handles = Vec::with_capacity(2000);
+    let ((), n) = calls(|| {
+        for _ in 0..1000 {
+            handles.push(c.producer());
+            handles.push(first.clone());
+        }
+    });
+    assert_eq!(n, 0, "making handles allocated");
+    let ((), n) = calls(|| {
+        for (i, h) in (0..).zip(&handles) {
+            h.push(i % 1000).unwrap();
+        }
+    });
+    assert_eq!(n, 0, "pushing through many handles allocated");
+    let (taken, n) = calls(|| c.commit());
+    assert_eq!(taken, 2000);
+    assert_eq!(n, 0, "the commit allocated");
+    let ((), n) = calls(|| handles.clear());
+    assert_eq!(n, 0, "dropping handles freed something");
+    assert_eq!(c.producer_count(), 1);
+}
+
 /// With nothing visible, a commit takes a producer's buffer as it is (a
 /// swap): no allocation, once the three buffers that take turns (the
 /// collection's, the slot's, the commit's spare) have grown to the size

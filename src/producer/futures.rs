@@ -153,6 +153,9 @@ impl<T> Future for PushFuture<'_, T> {
                 Err(Missed::Full) => {}
             }
         }
+        // The push below runs under the control lock, which registering
+        // this handle's own slot (per-producer order) takes: done first.
+        producer.own_slot();
         poll_registered(
             &producer.shared,
             cx,

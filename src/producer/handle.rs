@@ -20,6 +20,7 @@ use super::queue::{SNOOZE_STEPS, SPIN_STEPS};
 use super::wakers::Registration;
 use crate::error::{PushTimeoutError, TryPushError};
 use crate::sync::{lock, Arc, MutexGuard};
+use std::sync::OnceLock;
 
 /// A handle that pushes into a [`BufferedCollection`](crate::BufferedCollection)'s
 /// pending side from any thread.
@@ -39,14 +40,19 @@ use crate::sync::{lock, Arc, MutexGuard};
 /// handles in the order they were made: faster when many threads push at
 /// once and only each thread's own order matters.
 ///
-/// # One clone per thread
+/// # A handle per connection, or per thread
 ///
-/// [`Clone`] gives the clone a buffer of its own (one 256-byte allocation,
-/// plus the buffer's capacity), so pushes through different clones never
-/// wait for each other (in arrival order they share only the clock, read
-/// by every push and written when pushes through different handles
-/// interleave): give each thread its own clone. A handle that is dropped
-/// leaves its pushes for the next commit.
+/// Handles are cheap: a clone is four words and allocates nothing, and
+/// pushing through many handles costs what pushing through one does. In
+/// arrival order (the default) a push goes to a buffer of the *thread*
+/// that makes it, whichever handle it uses: a thread serving many
+/// connections through a handle each fills one buffer, and threads do not
+/// wait for each other's pushes (there are two such buffers per core;
+/// more threads than that share them). In per-producer order each handle
+/// gets a buffer of its own the first time it pushes (one 256-byte
+/// allocation, plus the buffer's capacity), so give each thread its own
+/// clone there. A handle that is dropped leaves its pushes for the next
+/// commit.
 ///
 /// After the collection is [closed](crate::BufferedCollection::close) or
 /// dropped, every push hands the value back. On a
@@ -89,9 +95,13 @@ use crate::sync::{lock, Arc, MutexGuard};
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub struct Producer<T> {
     pub(super) shared: Arc<Shared<T>>,
-    /// This handle's buffer (see the module docs): where its pushes go in
-    /// per-producer order, and its permits' values.
-    pub(super) slot: Arc<Slot<T>>,
+    /// This handle's own buffer (see the module docs): where its pushes go
+    /// in per-producer order, and its permits' values; made (and
+    /// registered) the first time one of those needs it, so that a handle
+    /// that only pushes in arrival order costs its queue nothing.
+    slot: OnceLock<Arc<Slot<T>>>,
+    /// Its number among the queue's handles (see `Queue::new_handle`).
+    seq: usize,
 }
 
 /// Why a push without waiting did not land.
@@ -143,6 +153,46 @@ impl<T> Producer<T> {
         Ok(())
     }
 
+    /// A new handle of `shared`, numbered `seq`.
+    pub(super) fn new(shared: Arc<Shared<T>>, seq: usize) -> Self {
+        Producer {
+            shared,
+            slot: OnceLock::new(),
+            seq,
+        }
+    }
+
+    /// This handle's own slot, registered now if it has none yet (takes
+    /// the control lock then: never call it with that lock held).
+    #[inline]
+    pub(super) fn own_slot(&self) -> &Slot<T> {
+        match self.slot.get() {
+            Some(slot) => slot,
+            None => self.register_own_slot(),
+        }
+    }
+
+    /// The handle with its own slot registered (tests of the registry).
+    #[cfg(test)]
+    pub(super) fn with_own_slot(self) -> Self {
+        self.own_slot();
+        self
+    }
+
+    #[cold]
+    fn register_own_slot(&self) -> &Slot<T> {
+        let mut queue = self.shared.lock();
+        // Under the control lock: two threads pushing through this handle
+        // cannot both register one.
+        if self.slot.get().is_none() {
+            let slot = queue.register_slot(self.seq);
+            // Set under the lock that every setter takes: never set yet.
+            let _ = self.slot.set(slot);
+        }
+        drop(queue);
+        self.slot.get().expect("registered above")
+    }
+
     /// Locks the slot a push goes to: in arrival order the shard of this
     /// thread (any slot keeps arrival order; one per thread keeps a
     /// thread's pushes through many handles in one run), in per-producer
@@ -159,7 +209,7 @@ impl<T> Producer<T> {
                 }
             }
         }
-        lock(&self.slot.state)
+        lock(&self.own_slot().state)
     }
 
     /// Locks this handle's slot and takes room for one value (bounded), if
@@ -167,7 +217,7 @@ impl<T> Producer<T> {
     /// later by [`push_reserved`](Self::push_reserved).
     #[cfg(feature = "async")]
     fn lock_with_room(&self) -> Result<MutexGuard<'_, SlotState<T>>, Missed> {
-        let slot = lock(&self.slot.state);
+        let slot = lock(&self.own_slot().state);
         if self.shared.is_closed() {
             return Err(Missed::Closed);
         }
@@ -731,6 +781,9 @@ impl<T> Producer<T> {
         cx: &mut Context<'_>,
         registration: &mut Option<Registration>,
     ) -> Poll<Result<(), ProducerClosed<()>>> {
+        // A permit's value goes to this handle's own slot: registered
+        // first, as that takes the control lock held below.
+        self.own_slot();
         poll_registered(
             &self.shared,
             cx,
@@ -739,7 +792,7 @@ impl<T> Producer<T> {
             |_queue| match self.lock_with_room() {
                 Ok(mut slot) => {
                     slot.reserved += 1;
-                    self.slot.permits.store(true, Relaxed);
+                    self.own_slot().permits.store(true, Relaxed);
                     Some(Ok(()))
                 }
                 Err(Missed::Closed) => Some(Err(ProducerClosed { value: () })),
@@ -756,7 +809,7 @@ impl<T> Producer<T> {
     /// slot panics, nothing changed: the permit still holds its room.
     pub(super) fn push_reserved(&self, value: T) -> Option<T> {
         let unread = {
-            let mut slot = lock(&self.slot.state);
+            let mut slot = lock(&self.own_slot().state);
             // Under the slot's lock, which the collection's last look at
             // the slots takes after setting `gone`.
             if self.shared.flags.gone.load(SeqCst) {
@@ -787,7 +840,9 @@ impl<T> Producer<T> {
         let shared = &self.shared;
         let mut queue = shared.lock();
         {
-            let mut slot = lock(&self.slot.state);
+            // Registered when the permits were taken (`poll_reserve`).
+            let own = self.slot.get().expect("a handle with permits has its slot");
+            let mut slot = lock(&own.state);
             debug_assert!(slot.reserved >= n);
             slot.reserved -= n;
         }
@@ -804,45 +859,46 @@ impl<T> Producer<T> {
 }
 
 impl<T> Clone for Producer<T> {
-    /// A new handle with a buffer of its own (see
-    /// [one clone per thread](Producer#one-clone-per-thread)).
+    /// A new handle (see
+    /// [a handle per connection](Producer#a-handle-per-connection-or-per-thread)):
+    /// four words, no allocation.
     fn clone(&self) -> Self {
-        let slot = self.shared.lock().register();
-        Producer {
-            shared: Arc::clone(&self.shared),
-            slot,
-        }
+        let seq = self.shared.lock().new_handle();
+        Producer::new(Arc::clone(&self.shared), seq)
     }
 }
 
 impl<T> Drop for Producer<T> {
     fn drop(&mut self) {
         let mut queue = self.shared.lock();
-        // A permit borrows its handle (or, owned, releases its room before
-        // the handle it holds is dropped): permits of this handle still
-        // counted now were forgotten (`mem::forget`). Their room would be
-        // lost for good; it goes back. (Only a handle that took a permit
-        // looks.)
-        #[cfg(feature = "async")]
-        if self.slot.permits.load(Relaxed) {
-            let forgotten = core::mem::take(&mut lock(&self.slot.state).reserved);
-            if forgotten > 0 {
-                if self.shared.flags.max.load(Relaxed) != usize::MAX {
-                    // Room grows under the control lock (module docs).
-                    self.shared.counters.room.fetch_add(forgotten, SeqCst);
-                    queue.wake_producers();
-                }
-                if self.shared.is_closed() {
-                    queue.wake_consumers();
+        queue.producers -= 1;
+        // A handle that never needed a slot of its own leaves nothing else.
+        if let Some(slot) = self.slot.get() {
+            // A permit borrows its handle (or, owned, releases its room
+            // before the handle it holds is dropped): permits of this
+            // handle still counted now were forgotten (`mem::forget`).
+            // Their room would be lost for good; it goes back. (Only a
+            // handle that took a permit looks.)
+            #[cfg(feature = "async")]
+            if slot.permits.load(Relaxed) {
+                let forgotten = core::mem::take(&mut lock(&slot.state).reserved);
+                if forgotten > 0 {
+                    if self.shared.flags.max.load(Relaxed) != usize::MAX {
+                        // Room grows under the control lock (module docs).
+                        self.shared.counters.room.fetch_add(forgotten, SeqCst);
+                        queue.wake_producers();
+                    }
+                    if self.shared.is_closed() {
+                        queue.wake_consumers();
+                    }
                 }
             }
-        }
-        queue.producers -= 1;
-        // Its values wait for the next commit, which removes the slot.
-        self.slot.dead.store(true, Relaxed);
-        queue.dead += 1;
-        if queue.dead >= queue.sweep_at {
-            queue.sweep();
+            // Its values wait for the next commit, which removes the slot.
+            slot.dead.store(true, Relaxed);
+            queue.dead += 1;
+            if queue.dead >= queue.sweep_at {
+                queue.sweep();
+            }
         }
         if queue.producers == 0 {
             // The last producer leaving ends `wait_pending`.
@@ -900,12 +956,13 @@ pub enum ProducerOrder {
     /// come out in some order consistent with that.
     ///
     /// Cost: every push reads one shared clock, and a push that follows a
-    /// push through another handle (or a commit) moves it on with one
+    /// push made on another thread (or a commit) moves it on with one
     /// atomic read-modify-write, as a channel's send does; a commit merges
-    /// the handles' values by their stamps, O(n log k) for n values from k
-    /// handles, and copies nothing more than
-    /// [`PerProducer`](ProducerOrder::PerProducer) when the handles pushed
-    /// one after another.
+    /// the threads' values by their stamps, O(n log k) for n values from k
+    /// threads, and copies nothing more than
+    /// [`PerProducer`](ProducerOrder::PerProducer) when the threads pushed
+    /// one after another. How many handles a thread pushes through does
+    /// not matter.
     #[default]
     Arrival,
     /// Each handle's values together, handle after handle, in the order

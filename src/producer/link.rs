@@ -318,13 +318,11 @@ impl<T> ProducerLink<T> {
         self.shared.lock().producers
     }
 
-    /// A new producer handle with its own slot; publishes `owned` first.
+    /// A new producer handle (its own slot comes when it needs one);
+    /// publishes `owned` first.
     pub(crate) fn producer(&self, owned: usize) -> Producer<T> {
-        let slot = self.sync(owned).register();
-        Producer {
-            shared: Arc::clone(&self.shared),
-            slot,
-        }
+        let seq = self.sync(owned).new_handle();
+        Producer::new(Arc::clone(&self.shared), seq)
     }
 
     /// Blocks until producers' pushes are queued, or nothing can arrive

@@ -1,42 +1,61 @@
 //! Cross-thread producers for [`BufferedCollection`](crate::BufferedCollection).
 //!
-//! # One buffer per producer handle
+//! # Where a push goes
 //!
-//! Every [`Producer`] handle owns a *slot*: a `Vec` behind its own mutex,
-//! which only that handle's pushes and the collection's owner ever lock.
-//! Pushes through different handles therefore never wait for each other;
-//! `Producer::clone` makes a new slot, so one clone per thread is the fast
-//! path. The collection keeps the *registry* of slots behind a second
-//! mutex, the *control* lock, with the rest of the queue's state:
+//! Pushes go into *slots*: a `Vec` behind its own mutex, which only the
+//! pushes that pick it and the collection's owner ever lock. There are
+//! two kinds:
+//!
+//! * **Shards**, for arrival order (the default): one per producer
+//!   thread, two per core (a power of two, 2 to 64), made with the
+//!   collection's first handle and first in the registry. A push locks
+//!   the shard of its thread (threads are numbered as they first push;
+//!   `thread_index`), whichever handle it uses: a thread that serves many
+//!   connections through a handle each keeps filling one slot, owns the
+//!   clock's epoch from one push to the next and opens no new run; and
+//!   threads numbered apart never wait for each other. Any slot keeps
+//!   arrival order (the proof below never asks which slot a push picks),
+//!   so more threads than shards only share a mutex.
+//! * **A handle's own slot**, for [`ProducerOrder::PerProducer`] (each
+//!   handle's values together) and for the values of its permits: made
+//!   and registered the first time the handle needs it, in its place (the
+//!   registry keeps the handles' slots in the order the handles were
+//!   made). A handle that never needs one is four words and allocates
+//!   nothing, so idle handles cost a commit nothing.
 //!
 //! ```text
-//!   Shared ── control: Mutex<Queue> ─ registry ─┬─ Slot (handle A, live) ── [a0 a1 a2]
-//!   │           producers, held, waiters,       ├─ Slot (handle B, live) ── []
-//!   │           wake-ups to deliver, wakers      └─ Slot (B's clone, dropped) ── [c0]
-//!   ├── closed: AtomicBool    (set under control; pushes read it under their slot)
+//!   Shared ── control: Mutex<Queue> ─ registry ─┬─ shard 0 ───────────── [a0 b0 a1]
+//!   │           producers, held, waiters,       ├─ shard 1 ───────────── [c0]
+//!   │           wake-ups to deliver, wakers      ├─ Slot (handle B, live) ── [] (per producer)
+//!   │                                            └─ Slot (B's clone, dropped) ── [d0]
+//!   ├── closed, arrival: AtomicBool  (set under control; pushes read them)
 //!   ├── max:    AtomicUsize   (the bound; changed under control + every slot)
 //!   ├── consumers_waiting: AtomicBool (a push must wake a wait)
 //!   ├── room:   AtomicUsize   (bounded only: pushes may still take this many)
 //!   └── clock:  AtomicU64     (arrival order; on room's cache line)
 //! ```
 //!
-//! * A push locks its slot, reads `closed` (and, when bounded, takes one
-//!   unit of `room` with a compare-and-swap), appends, unlocks, and then
-//!   reads `consumers_waiting`: only a set flag makes it lock the control
-//!   mutex to wake a waiting consumer. An uncontended push touches no
-//!   condition variable, no waker list and no lock but its slot's.
+//! * A push reads the `arrival` hint and locks its thread's shard, where
+//!   the shard's own flag (changed under its lock) says whether arrival
+//!   order holds; else it locks its handle's own slot. Then it reads
+//!   `closed` (and, when bounded, takes one unit of `room` with a
+//!   compare-and-swap), appends, unlocks, and then reads
+//!   `consumers_waiting`: only a set flag makes it lock the control mutex
+//!   to wake a waiting consumer. An uncontended push touches no condition
+//!   variable, no waker list and no lock but its slot's.
 //! * `commit` walks the registry under the control lock and, slot by slot,
 //!   swaps the slot's `Vec` with an empty spare under the slot's lock (the
 //!   only time it holds a producer up), then appends the values outside
 //!   that lock, merged as below. Emptied buffers become the spares of the
 //!   next commit, so a steady state allocates nothing. In arrival order
-//!   with several slots it walks them twice (see *the cut*).
-//! * A handle that is dropped marks its slot dead (no search: a drop is
-//!   O(1)); the next commit takes its values, which are never lost, and
-//!   removes it. Dead slots also leave, when empty, once there are more of
-//!   them than a sweep found last time (amortised O(1) per handle), so
-//!   handles that come and go without commits do not pile up. The walk
-//!   sees the live slots plus the dead ones since the last commit.
+//!   it walks them twice (see *the cut*).
+//! * A handle that is dropped marks its own slot dead, if it has one (no
+//!   search: a drop is O(1)); the next commit takes its values, which are
+//!   never lost, and removes it. Dead slots also leave, when empty, once
+//!   there are more of them than a sweep found last time (amortised O(1)
+//!   per handle), so handles that come and go without commits do not pile
+//!   up. The walk sees the shards, the live slots and the dead ones since
+//!   the last commit.
 //!
 //! # Arrival order
 //!
@@ -86,7 +105,8 @@
 //!   or an earlier one, and (stamped earlier, or earlier in the same
 //!   slot) comes first. A registry of one slot needs no cut (nothing to
 //!   order against; a new slot registers under the control lock the
-//!   commit holds): the commit takes everything.
+//!   commit holds): the commit takes everything. (With the shards, a
+//!   queue in arrival order always has two or more.)
 //! * **Nothing taken until everything can be.** A commit at a cut first
 //!   looks at every slot and counts the values it has due, grows the
 //!   collection's buffer (and an empty part per slot) for all of them, and
@@ -116,11 +136,13 @@
 //!   slots appended in registry order (handles in the order they were
 //!   made).
 //!
-//! Memory per producer handle: the handle (two `Arc`s, 16 bytes), its slot
-//! (one 256-byte allocation: the `Arc` counts, then the mutex, `Vec`,
-//! permit count and "handle dropped" flag alone on 128 bytes of cache
-//! lines, so that two producers' slots never share a line) plus the capacity its buffer grew to, and 8
-//! bytes in the registry.
+//! Memory per producer handle: the handle (an `Arc`, its number and its
+//! own slot once it needs one: 32 bytes), and then that slot (one 256-byte
+//! allocation: the `Arc` counts, then the mutex, `Vec`, permit count and
+//! "handle dropped" flag alone on 128 bytes of cache lines, so that two
+//! slots never share a line) plus the capacity its buffer grew to, and 8
+//! bytes in the registry. The shards are made once per collection, with
+//! its first handle.
 //!
 //! # Counters
 //!

@@ -101,6 +101,9 @@ impl<V> Deref for OwnLine<V> {
 #[repr(align(128))]
 pub(super) struct Slot<T> {
     pub(super) state: Mutex<SlotState<T>>,
+    /// Where it sits in the registry: its handle's number (handles are
+    /// numbered as they are made), 0 for the shards, which come first.
+    seq: usize,
     /// Its handle is gone (set and read under the control lock).
     pub(super) dead: AtomicBool,
     /// A permit was taken through its handle (set and read under the
@@ -111,9 +114,10 @@ pub(super) struct Slot<T> {
 }
 
 impl<T> Slot<T> {
-    fn new(arrival: bool) -> Arc<Self> {
+    fn new(arrival: bool, seq: usize) -> Arc<Self> {
         Arc::new(Slot {
             state: Mutex::new(SlotState::new(arrival)),
+            seq,
             dead: AtomicBool::new(false),
             #[cfg(feature = "async")]
             permits: core::sync::atomic::AtomicBool::new(false),
@@ -366,6 +370,8 @@ pub(crate) struct Queue<T> {
     /// Sweep the dead slots out when there are this many.
     pub(super) sweep_at: usize,
     pub(super) producers: usize,
+    /// The number the next handle gets (from 1: see [`Slot`]'s `seq`).
+    next_handle: usize,
     /// The collection's count as last published (bounded only).
     pub(super) held: usize,
     /// How a commit orders the values of different slots.
@@ -522,6 +528,7 @@ impl<T> Shared<T> {
                 dead: 0,
                 sweep_at: SWEEP_MIN,
                 producers: 0,
+                next_handle: 1,
                 held: 0,
                 order,
                 waiting_consumers: 0,
@@ -784,25 +791,34 @@ impl<'a, T> Locked<'a, T> {
         }
     }
 
-    /// Registers a new slot for a new handle (the first one also makes
-    /// the shards, registered first).
-    pub(super) fn register(&mut self) -> Arc<Slot<T>> {
-        let arrival = self.order == ProducerOrder::Arrival;
+    /// Counts a new handle and returns its number (see [`Slot`]'s `seq`);
+    /// the first one also makes the shards, registered first. A handle
+    /// gets a slot of its own only when it needs one
+    /// ([`register_slot`](Self::register_slot)).
+    pub(super) fn new_handle(&mut self) -> usize {
         if self.shared.shards.get().is_none() {
-            let shards: Shards<T> = (0..shard_count()).map(|_| Slot::new(arrival)).collect();
-            self.slots.reserve(shards.len() + 1);
+            let arrival = self.order == ProducerOrder::Arrival;
+            let shards: Shards<T> = (0..shard_count()).map(|_| Slot::new(arrival, 0)).collect();
+            self.slots.reserve(shards.len());
             self.slots.extend(shards.iter().cloned());
             self.shard_slots = shards.len();
-            // Set under the control lock, by the only registration
-            // without shards: it cannot be set already.
+            // Set under the control lock, by the only call without
+            // shards: it cannot be set already.
             let _ = self.shared.shards.set(shards);
         }
-        let slot = Slot::new(arrival);
-        // Pushed before it is counted: if the registry cannot grow, no
-        // producer is counted that does not exist (a wait would never see
-        // the last one leave).
-        self.slots.push(Arc::clone(&slot));
+        let seq = self.next_handle;
+        self.next_handle += 1;
         self.producers += 1;
+        seq
+    }
+
+    /// Registers a slot for handle `seq`, in its place: the registry keeps
+    /// the shards first and then the handles' slots in the order the
+    /// handles were made (per-producer order commits them so).
+    pub(super) fn register_slot(&mut self, seq: usize) -> Arc<Slot<T>> {
+        let slot = Slot::new(self.order == ProducerOrder::Arrival, seq);
+        let at = self.slots.partition_point(|s| s.seq < seq);
+        self.slots.insert(at, Arc::clone(&slot));
         slot
     }
 

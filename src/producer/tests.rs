@@ -28,7 +28,7 @@ fn registry<T>(link: &ProducerLink<T>) -> (usize, usize, usize) {
 #[test]
 fn a_commit_removes_the_slots_of_dropped_handles() {
     let mut link = ProducerLink::<u32>::new(usize::MAX, ProducerOrder::Arrival);
-    let mut handles: Vec<_> = (0..10).map(|_| link.producer(0)).collect();
+    let mut handles: Vec<_> = (0..10).map(|_| link.producer(0).with_own_slot()).collect();
     handles[3].push(3).unwrap();
     // Fewer than a sweep needs: the dead slots wait for the commit.
     let late = handles.split_off(5);
@@ -50,12 +50,12 @@ fn a_sweep_keeps_a_dead_slot_until_its_values_are_committed() {
     // Per producer: the push goes to the handle's own slot (in arrival
     // order it would go to the thread's shard).
     let mut link = ProducerLink::<u32>::new(usize::MAX, ProducerOrder::PerProducer);
-    let first = link.producer(0);
+    let first = link.producer(0).with_own_slot();
     first.push(1).unwrap();
     drop(first);
     // Dead, empty slots up to the sweep's threshold.
     for _ in 1..SWEEP_MIN {
-        drop(link.producer(0));
+        drop(link.producer(0).with_own_slot());
     }
     let (len, dead, sweep_at) = registry(&link);
     assert_eq!(
@@ -78,12 +78,14 @@ fn sweeps_are_amortised_and_bound_the_registry() {
     let drops = if cfg!(miri) { 300 } else { 10_000 };
     for live in [0, 10, 100, 400] {
         let link = ProducerLink::<u32>::new(usize::MAX, ProducerOrder::Arrival);
-        let _live: Vec<_> = (0..live).map(|_| link.producer(0)).collect();
+        let _live: Vec<_> = (0..live)
+            .map(|_| link.producer(0).with_own_slot())
+            .collect();
         let between = (live / 2).max(SWEEP_MIN);
         let mut sweeps = 0;
         let mut longest = 0;
         for _ in 0..drops {
-            let handle = link.producer(0);
+            let handle = link.producer(0).with_own_slot();
             longest = longest.max(registry(&link).0);
             drop(handle);
             let (len, dead, sweep_at) = registry(&link);
@@ -111,8 +113,8 @@ fn sweeps_are_amortised_and_bound_the_registry() {
 #[test]
 fn a_commit_sets_the_next_sweep_as_a_sweep_does() {
     let mut link = ProducerLink::<u32>::new(usize::MAX, ProducerOrder::Arrival);
-    let _live: Vec<_> = (0..100).map(|_| link.producer(0)).collect();
-    drop(link.producer(0));
+    let _live: Vec<_> = (0..100).map(|_| link.producer(0).with_own_slot()).collect();
+    drop(link.producer(0).with_own_slot());
     link.take_into(&mut Vec::new());
     assert_eq!(registry(&link), (100, 0, 50));
 }
@@ -128,7 +130,7 @@ fn armed<T>(link: &ProducerLink<T>) -> bool {
 #[test]
 fn a_finished_wait_leaves_nothing_registered() {
     let link = ProducerLink::<u32>::new(usize::MAX, ProducerOrder::Arrival);
-    let producer = link.producer(0);
+    let producer = link.producer(0).with_own_slot();
     let waiting = |link: &ProducerLink<u32>| link.shared.lock().waiting_consumers;
     // Timed out, after sleeping.
     let timeout = Some(Duration::from_millis(if cfg!(miri) { 1 } else { 10 }));
@@ -164,7 +166,7 @@ fn a_finished_or_cancelled_async_wait_leaves_nothing_registered() {
     }
 
     let link = ProducerLink::<u32>::new(usize::MAX, ProducerOrder::Arrival);
-    let producer = link.producer(0);
+    let producer = link.producer(0).with_own_slot();
     let waker = Waker::from(std::sync::Arc::new(Nothing));
     let mut cx = Context::from_waker(&waker);
     let registered = |link: &ProducerLink<u32>| !link.shared.lock().consumer_wakers.is_empty();
@@ -188,7 +190,7 @@ fn a_finished_or_cancelled_async_wait_leaves_nothing_registered() {
 #[test]
 fn taking_nothing_keeps_the_destinations_buffer() {
     let mut link = ProducerLink::<u32>::new(usize::MAX, ProducerOrder::Arrival);
-    let _idle = link.producer(0);
+    let _idle = link.producer(0).with_own_slot();
     let mut dest = Vec::with_capacity(100);
     link.take_into(&mut dest);
     assert!(dest.is_empty());
@@ -247,7 +249,7 @@ fn merge_runs_puts_interleaved_runs_in_stamp_order() {
 /// seeded at `start`, and returns what one commit takes.
 fn arrival_with_clock_at(start: Stamp) -> Vec<u32> {
     let mut link = ProducerLink::<u32>::new(usize::MAX, ProducerOrder::Arrival);
-    let handles: Vec<_> = (0..3).map(|_| link.producer(0)).collect();
+    let handles: Vec<_> = (0..3).map(|_| link.producer(0).with_own_slot()).collect();
     link.shared.counters.clock.store(start, SeqCst);
     for (i, h) in [0, 1, 0, 2, 2, 1, 0].into_iter().enumerate() {
         handles[h].push(i as u32).unwrap();
