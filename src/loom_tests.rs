@@ -1093,6 +1093,97 @@ fn causally_ordered_async_pushes() {
     causal_model("causal order / push_async", None, Push::Async, 2);
 }
 
+/// (u') Arrival order when two of three pushing threads share a shard
+/// (loom's queues have two): thread 1 pushes A and sets a flag, thread 2
+/// waits for it and pushes B, thread 3 pushes C whenever it runs, each
+/// through a handle of its own, while the owner commits. A is never
+/// committed after B, and each value arrives once.
+#[test]
+fn causal_order_with_three_threads_on_two_shards() {
+    check(
+        "causal order / three threads, two shards",
+        Bound::Env,
+        || {
+            let mut c = BufferedCollection::new();
+            let (p1, p2, p3) = (c.producer(), c.producer(), c.producer());
+            let flag = Arc::new((loom::sync::Mutex::new(false), loom::sync::Condvar::new()));
+            let released = Arc::clone(&flag);
+            let t1 = thread::spawn(move || {
+                p1.push(1u8).unwrap();
+                *released.0.lock().unwrap() = true;
+                released.1.notify_one();
+            });
+            let t2 = thread::spawn(move || {
+                let mut set = flag.0.lock().unwrap();
+                while !*set {
+                    set = flag.1.wait(set).unwrap();
+                }
+                drop(set);
+                p2.push(2).unwrap();
+            });
+            let t3 = thread::spawn(move || p3.push(3).unwrap());
+            let mut taken = Vec::new();
+            c.commit();
+            c.traverse(|e| taken.push(e.remove()));
+            assert!(!taken.contains(&2) || taken.contains(&1), "B without A");
+            t1.join().unwrap();
+            t2.join().unwrap();
+            t3.join().unwrap();
+            c.commit();
+            c.traverse(|e| taken.push(e.remove()));
+            let at = |v: u8| {
+                taken
+                    .iter()
+                    .position(|&x| x == v)
+                    .expect("each value arrives")
+            };
+            assert!(at(1) < at(2), "{taken:?}: A after B");
+            assert_eq!(taken.len(), 3, "{taken:?}: each value once");
+        },
+    );
+}
+
+/// (u'') Per-producer order: handles that get their own slot with their
+/// first push (registered then, under the control lock) while the owner
+/// commits: every value arrives once, each handle's in its order, and a
+/// commit that sees both handles' values lists the older handle's first.
+#[test]
+fn first_per_producer_pushes_register_slots_against_a_commit() {
+    check(
+        "per producer / slots registered by first pushes vs commit",
+        Bound::Env,
+        || {
+            let mut c = BufferedCollection::new();
+            c.set_producer_order(ProducerOrder::PerProducer);
+            let (p1, p2) = (c.producer(), c.producer());
+            let t1 = thread::spawn(move || {
+                p1.push(1u8).unwrap();
+                p1.push(2).unwrap();
+            });
+            let t2 = thread::spawn(move || p2.push(3).unwrap());
+            let mut taken = Vec::new();
+            c.commit();
+            let first = c.as_slice().to_vec();
+            c.traverse(|e| taken.push(e.remove()));
+            t1.join().unwrap();
+            t2.join().unwrap();
+            c.commit();
+            c.traverse(|e| taken.push(e.remove()));
+            let at = |v: u8| {
+                taken
+                    .iter()
+                    .position(|&x| x == v)
+                    .expect("each value arrives")
+            };
+            assert!(at(1) < at(2), "{taken:?}: a handle's order");
+            assert_eq!(taken.len(), 3, "{taken:?}: each value once");
+            if first.contains(&1) && first.contains(&3) {
+                assert_eq!(first[0], 1, "{first:?}: the older handle's values first");
+            }
+        },
+    );
+}
+
 /// (y) A batch push that finds its room gone between reading it and taking
 /// it (a pass reserved it) waits and retries: `a`'s and `b`'s earlier
 /// pushes returned before the batch started, so every commit order but
