@@ -970,6 +970,14 @@ pub enum ProducerOrder {
     /// interleaved in the order they arrived. A push touches nothing shared
     /// with other handles' pushes: the fastest order when many threads
     /// push at once and the order across threads does not matter.
+    ///
+    /// What it can do to a service: a value pushed *after* another can be
+    /// committed *before* it when the two went through different handles.
+    /// A server that gives each connection one handle for its messages and
+    /// another for connect and disconnect can then handle a client's
+    /// disconnect before that client's last messages, or a message before
+    /// its connect; with [`Arrival`](ProducerOrder::Arrival) it cannot.
+    /// Use this order only when each handle's values stand alone.
     PerProducer,
 }
 
