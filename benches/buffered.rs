@@ -63,6 +63,10 @@
 //!   `tokio_bounded` (`mpsc::channel(1024)`, `send(v).await`, the same
 //!   owner), `flume` (`flume::unbounded`, `send_async`; the owner
 //!   `recv_async().await` + `try_iter`).
+//! * `producers/async_tasks/1000t`: the same with 1,000 tasks, each with
+//!   a handle (or sender) of its own, as a service's connection tasks,
+//!   pushing `4 × M / 1000` values each (the same pushes in all as
+//!   `producers/async/4t`).
 //! * `producers/uncontended/1t`, the single-thread anchor: one thread
 //!   pushes M values through a `Producer` and commits + drains every 1000
 //!   pushes (`read_write_collection`); `local_push` is the same with the
@@ -512,6 +516,10 @@ pub(crate) mod imp {
     /// Producer tasks in the async shape.
     const ASYNC_TASKS: u64 = 4;
 
+    /// The tasks of `producers/async_tasks`: a service's connections, each
+    /// task pushing through a handle of its own.
+    const ASYNC_SERVICE_TASKS: u64 = 1000;
+
     /// The single-thread anchor commits (and drains) once per this many
     /// pushes.
     const UNCONTENDED_BATCH: u64 = 1_000;
@@ -700,15 +708,15 @@ pub(crate) mod imp {
         sum
     }
 
-    /// The async shape: [`ASYNC_TASKS`] tasks on the runtime push `m`
-    /// values each with `Producer::push_async`; the owner (the `block_on`
-    /// future, as `#[tokio::main]`'s body) loops `wait_pending_async` +
-    /// `commit` + read every value + `clear_visible`.
-    fn async_rwc(rt: &Runtime, c: &mut BufferedCollection<u64>, m: u64) -> u64 {
-        let total = (ASYNC_TASKS * m) as usize;
-        let producers: Vec<Producer<u64>> = (0..ASYNC_TASKS).map(|_| c.producer()).collect();
+    /// The async shape: `n` tasks on the runtime, each with a handle of
+    /// its own, push `m` values each with `Producer::push_async`; the owner
+    /// (the `block_on` future, as `#[tokio::main]`'s body) loops
+    /// `wait_pending_async` + `commit` + read every value + `clear_visible`.
+    fn async_rwc(rt: &Runtime, c: &mut BufferedCollection<u64>, n: u64, m: u64) -> u64 {
+        let total = (n * m) as usize;
+        let producers: Vec<Producer<u64>> = (0..n).map(|_| c.producer()).collect();
         rt.block_on(async {
-            let tasks: Vec<_> = (0..ASYNC_TASKS)
+            let tasks: Vec<_> = (0..n)
                 .zip(producers)
                 .map(|(t, p)| {
                     tokio::spawn(async move {
@@ -743,11 +751,12 @@ pub(crate) mod imp {
         rt: &Runtime,
         tx: &tokio::sync::mpsc::UnboundedSender<u64>,
         rx: &mut tokio::sync::mpsc::UnboundedReceiver<u64>,
+        n: u64,
         m: u64,
     ) -> u64 {
-        let total = ASYNC_TASKS * m;
+        let total = n * m;
         rt.block_on(async {
-            let tasks: Vec<_> = (0..ASYNC_TASKS)
+            let tasks: Vec<_> = (0..n)
                 .map(|t| {
                     let tx = tx.clone();
                     tokio::spawn(async move {
@@ -779,11 +788,12 @@ pub(crate) mod imp {
         rt: &Runtime,
         tx: &tokio::sync::mpsc::Sender<u64>,
         rx: &mut tokio::sync::mpsc::Receiver<u64>,
+        n: u64,
         m: u64,
     ) -> u64 {
-        let total = ASYNC_TASKS * m;
+        let total = n * m;
         rt.block_on(async {
-            let tasks: Vec<_> = (0..ASYNC_TASKS)
+            let tasks: Vec<_> = (0..n)
                 .map(|t| {
                     let tx = tx.clone();
                     tokio::spawn(async move {
@@ -812,10 +822,10 @@ pub(crate) mod imp {
 
     /// The same on flume's unbounded channel, async side: `send_async`,
     /// `recv_async` + `try_iter`.
-    fn async_flume(rt: &Runtime, ch: &Flume, m: u64) -> u64 {
-        let total = ASYNC_TASKS * m;
+    fn async_flume(rt: &Runtime, ch: &Flume, n: u64, m: u64) -> u64 {
+        let total = n * m;
         rt.block_on(async {
-            let tasks: Vec<_> = (0..ASYNC_TASKS)
+            let tasks: Vec<_> = (0..n)
                 .map(|t| {
                     let tx = ch.0.clone();
                     tokio::spawn(async move {
@@ -941,7 +951,8 @@ pub(crate) mod imp {
         }
     }
 
-    fn async_shape(rt: &Runtime, m: u64) -> Shape<'_> {
+    /// `n` tasks pushing `m` values each; `kind` names the group.
+    fn async_shape<'r>(rt: &'r Runtime, kind: &str, n: u64, m: u64) -> Shape<'r> {
         let mut unbounded = BufferedCollection::new();
         let mut bounded = BufferedCollection::bounded(BOUND);
         let (utx, mut urx) = tokio::sync::mpsc::unbounded_channel();
@@ -949,24 +960,24 @@ pub(crate) mod imp {
         let (tx, rx) = flume::unbounded();
         let fl = Flume(tx, rx);
         Shape {
-            kind: "async".to_string(),
-            threads: ASYNC_TASKS,
-            pushes: ASYNC_TASKS * m,
+            kind: kind.to_string(),
+            threads: n,
+            pushes: n * m,
             reference: "tokio",
             methods: vec![
                 method("read_write_collection", move || {
-                    async_rwc(rt, &mut unbounded, m)
+                    async_rwc(rt, &mut unbounded, n, m)
                 }),
                 method("read_write_collection_bounded", move || {
-                    async_rwc(rt, &mut bounded, m)
+                    async_rwc(rt, &mut bounded, n, m)
                 }),
                 method("tokio", move || {
-                    async_tokio_unbounded(rt, &utx, &mut urx, m)
+                    async_tokio_unbounded(rt, &utx, &mut urx, n, m)
                 }),
                 method("tokio_bounded", move || {
-                    async_tokio_bounded(rt, &btx, &mut brx, m)
+                    async_tokio_bounded(rt, &btx, &mut brx, n, m)
                 }),
-                method("flume", move || async_flume(rt, &fl, m)),
+                method("flume", move || async_flume(rt, &fl, n, m)),
             ],
         }
     }
@@ -1027,7 +1038,15 @@ pub(crate) mod imp {
         let mut shapes: Vec<Shape<'_>> = threads.iter().map(|&n| unbounded_shape(n, m)).collect();
         shapes.extend(threads.iter().map(|&n| bounded_shape(n, m)));
         if let Some(rt) = rt {
-            shapes.push(async_shape(rt, m));
+            shapes.push(async_shape(rt, "async", ASYNC_TASKS, m));
+            // A service's tasks: a handle each, the same pushes in all.
+            let per_task = (ASYNC_TASKS * m / ASYNC_SERVICE_TASKS).max(1);
+            shapes.push(async_shape(
+                rt,
+                "async_tasks",
+                ASYNC_SERVICE_TASKS,
+                per_task,
+            ));
         }
         shapes.push(uncontended_shape(m));
         shapes.extend(crate::service_shapes::shapes(&threads, m, benching));
@@ -1145,7 +1164,8 @@ pub(crate) mod imp {
     /// The producer shapes: criterion groups, or the alternating table.
     fn producer_shape_groups(c: &mut Criterion, benching: bool) {
         let m = producer_pushes(benching);
-        let async_selected = group_selected(&format!("producers/async/{ASYNC_TASKS}t"));
+        let async_selected = group_selected(&format!("producers/async/{ASYNC_TASKS}t"))
+            || group_selected(&format!("producers/async_tasks/{ASYNC_SERVICE_TASKS}t"));
         let workers = thread::available_parallelism().map_or(2, |n| n.get());
         let rt = async_selected.then(|| {
             tokio::runtime::Builder::new_multi_thread()
