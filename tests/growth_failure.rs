@@ -496,10 +496,12 @@ fn a_failed_permit_push_leaves_the_arrival_order_as_it_was() {
     let t = Tracker::new();
     let mut q: BufferedCollection<Elem> = BufferedCollection::new();
     let (a, b) = (q.producer(), q.producer());
-    // `a`'s slot at its capacity, so the permit's push must grow it.
-    let mut first = Vec::with_capacity(4);
-    first.extend(t.elems([0, 0, 0, 0]));
-    a.push_batch(&mut first).unwrap();
+    // `a`'s own slot (where its permits' values go; its other pushes go to
+    // this thread's shard) at its capacity of 4, so the next permit's push
+    // must grow it.
+    for v in t.elems([0, 0, 0, 0]) {
+        common::block_on(a.reserve_async()).unwrap().push(v);
+    }
     b.push(t.elem(1)).unwrap();
     let permit = common::block_on(a.reserve_async()).unwrap();
     let late = t.elem(9);
@@ -574,19 +576,40 @@ fn a_failed_local_push_into_a_bounded_queue_keeps_its_room() {
     t.assert_all_dropped_once();
 }
 
-/// A producer cloned when the registry cannot grow: no handle is counted
-/// that does not exist, so a wait still sees the last one leave.
+/// A producer cloned while allocations fail: a clone allocates nothing (a
+/// handle gets a slot of its own only when it needs one), so it succeeds
+/// and is counted. In per-producer order a handle's first push registers
+/// its slot; when the registry cannot grow for it, the push panics having
+/// changed nothing, no handle is counted twice, and the handle pushes
+/// later.
 #[test]
-fn a_failed_producer_clone_is_not_counted() {
+fn a_producer_clone_allocates_nothing_and_a_failed_slot_registration_changes_nothing() {
+    use read_write_collection::ProducerOrder;
     use std::time::Duration;
-    let q: BufferedCollection<u32> = BufferedCollection::new();
-    // Four handles fill the registry's first allocation.
-    let handles: Vec<_> = (0..4).map(|_| q.producer()).collect();
+    let mut q: BufferedCollection<u32> = BufferedCollection::new();
+    q.set_producer_order(ProducerOrder::PerProducer);
+    let handles: Vec<_> = (0..200).map(|_| q.producer()).collect();
     let panicked = with_failing_growth(|| {
-        let _ = handles[0].clone();
+        drop(handles[0].clone());
     });
-    assert!(panicked);
-    assert_eq!(q.producer_count(), 4);
+    assert!(!panicked, "a clone allocates nothing");
+    assert_eq!(q.producer_count(), 200);
+    // Each first push registers a slot; the registry's buffer is full at
+    // one of them (a power of two), whose growth then fails.
+    let failed = handles
+        .iter()
+        .position(|h| {
+            with_failing_growth(|| {
+                let _ = h.push(1);
+            })
+        })
+        .expect("the registry grew within 200 slots");
+    assert_eq!(q.producer_count(), 200);
+    handles[failed].push(2).unwrap();
+    q.commit();
+    let mut expected = vec![1; failed];
+    expected.push(2);
+    assert_eq!(q.as_slice(), expected, "nothing half-registered");
     drop(handles);
     assert_eq!(q.producer_count(), 0);
     assert_eq!(
