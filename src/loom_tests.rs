@@ -601,6 +601,40 @@ fn wait_pending_against_the_last_producer_dropping() {
     );
 }
 
+/// (h') The last producer pushes and drops (its count leaves without the
+/// control lock) while the owner waits and commits: a wait says
+/// `Disconnected` only once the value was committed, never with it queued.
+#[test]
+fn the_last_producer_pushing_then_leaving_against_waits() {
+    check(
+        "wait_pending vs last producer's push and drop",
+        Bound::Env,
+        || {
+            let mut c: BufferedCollection<u8> = BufferedCollection::new();
+            let p = c.producer();
+            let t = thread::spawn(move || {
+                p.push(7).unwrap();
+                drop(p);
+            });
+            let mut got = Vec::new();
+            loop {
+                match c.wait_pending() {
+                    Ok(()) => {
+                        c.commit();
+                        got.extend_from_slice(c.as_slice());
+                        c.clear_visible();
+                    }
+                    Err(WaitError::Disconnected) => break,
+                    Err(e) => panic!("{e:?}"),
+                }
+            }
+            assert_eq!(c.commit(), 0, "Disconnected with a value queued");
+            assert_eq!(got, [7]);
+            t.join().unwrap();
+        },
+    );
+}
+
 /// (i) A batch push on a bounded collection racing with a traversal that
 /// pushes: the traversal's reserved room and the producers' never add up
 /// past the bound, and the batch's leftovers come back in order.

@@ -863,44 +863,50 @@ impl<T> Clone for Producer<T> {
     /// [a handle per connection](Producer#a-handle-per-connection-or-per-thread)):
     /// four words, no allocation.
     fn clone(&self) -> Self {
-        let seq = self.shared.lock().new_handle();
+        let seq = self.shared.count_handle();
         Producer::new(Arc::clone(&self.shared), seq)
     }
 }
 
 impl<T> Drop for Producer<T> {
     fn drop(&mut self) {
+        let Some(slot) = self.slot.get() else {
+            // A handle that never needed a slot of its own leaves nothing
+            // but its count: no lock, unless it is the last one, whose
+            // leaving ends `wait_pending` (woken under the control lock,
+            // after the count says 0: see `Queue::wait_outcome`).
+            if self.shared.handles.producers.fetch_sub(1, SeqCst) == 1 {
+                self.shared.lock().wake_consumers();
+            }
+            return;
+        };
         let mut queue = self.shared.lock();
-        queue.producers -= 1;
-        // A handle that never needed a slot of its own leaves nothing else.
-        if let Some(slot) = self.slot.get() {
-            // A permit borrows its handle (or, owned, releases its room
-            // before the handle it holds is dropped): permits of this
-            // handle still counted now were forgotten (`mem::forget`).
-            // Their room would be lost for good; it goes back. (Only a
-            // handle that took a permit looks.)
-            #[cfg(feature = "async")]
-            if slot.permits.load(Relaxed) {
-                let forgotten = core::mem::take(&mut lock(&slot.state).reserved);
-                if forgotten > 0 {
-                    if self.shared.flags.max.load(Relaxed) != usize::MAX {
-                        // Room grows under the control lock (module docs).
-                        self.shared.counters.room.fetch_add(forgotten, SeqCst);
-                        queue.wake_producers();
-                    }
-                    if self.shared.is_closed() {
-                        queue.wake_consumers();
-                    }
+        // A permit borrows its handle (or, owned, releases its room before
+        // the handle it holds is dropped): permits of this handle still
+        // counted now were forgotten (`mem::forget`). Their room would be
+        // lost for good; it goes back. (Only a handle that took a permit
+        // looks.)
+        #[cfg(feature = "async")]
+        if slot.permits.load(Relaxed) {
+            let forgotten = core::mem::take(&mut lock(&slot.state).reserved);
+            if forgotten > 0 {
+                if self.shared.flags.max.load(Relaxed) != usize::MAX {
+                    // Room grows under the control lock (module docs).
+                    self.shared.counters.room.fetch_add(forgotten, SeqCst);
+                    queue.wake_producers();
+                }
+                if self.shared.is_closed() {
+                    queue.wake_consumers();
                 }
             }
-            // Its values wait for the next commit, which removes the slot.
-            slot.dead.store(true, Relaxed);
-            queue.dead += 1;
-            if queue.dead >= queue.sweep_at {
-                queue.sweep();
-            }
         }
-        if queue.producers == 0 {
+        // Its values wait for the next commit, which removes the slot.
+        slot.dead.store(true, Relaxed);
+        queue.dead += 1;
+        if queue.dead >= queue.sweep_at {
+            queue.sweep();
+        }
+        if self.shared.handles.producers.fetch_sub(1, SeqCst) == 1 {
             // The last producer leaving ends `wait_pending`.
             queue.wake_consumers();
         }

@@ -315,7 +315,7 @@ impl<T> ProducerLink<T> {
     }
 
     pub(crate) fn producer_count(&self) -> usize {
-        self.shared.lock().producers
+        self.shared.producers()
     }
 
     /// A new producer handle (its own slot comes when it needs one);

@@ -150,8 +150,13 @@
 //!   drop; pushes then hand the value back. Read under the slot's lock, so
 //!   a push either lands before the owner next looks at that slot, or sees
 //!   the close.
-//! * `producers` (under control): live `Producer` handles, so
-//!   `wait_pending` can tell that nothing can arrive any more.
+//! * `producers` (an atomic on its own line, with the handles' numbers):
+//!   live `Producer` handles, so `wait_pending` can tell that nothing can
+//!   arrive any more. A handle is counted in and out without the control
+//!   lock (making and dropping one that never needed a slot of its own is
+//!   one atomic operation each); the drop that takes the count to 0 then
+//!   takes the control lock to wake the waits, and a wait reads the count
+//!   under that lock before it looks at the slots.
 //! * For a bounded collection, `room`, `held` and `max`: `held` (under
 //!   control) counts the elements the collection holds outside the slots
 //!   (visible + local pending), as last published by the collection, plus

@@ -41,6 +41,8 @@ pub(crate) struct Shared<T> {
     pub(super) flags: OwnLine<Flags>,
     /// The words pushes write.
     pub(super) counters: OwnLine<Counters>,
+    /// What making and dropping handles writes.
+    pub(super) handles: OwnLine<Handles>,
     /// The shards of arrival order: one slot per producer thread (as
     /// [`thread_index`] spreads them), made with the first handle (under
     /// the control lock, before any handle exists) and first in the
@@ -60,6 +62,18 @@ pub(super) struct Counters {
     /// docs): read by every push, written only when another handle or a
     /// commit moved it since this handle's last push.
     pub(super) clock: AtomicStamp,
+}
+
+/// The handles' counts, written when a handle is made or dropped (no lock:
+/// a connection that comes and goes costs two atomic operations).
+pub(super) struct Handles {
+    /// Live `Producer` handles, so that a wait can tell that nothing can
+    /// arrive any more. A drop that takes it to 0 then takes the control
+    /// lock to wake the waits (a wait reads it under that lock, before it
+    /// looks at the slots).
+    pub(super) producers: AtomicUsize,
+    /// The number the next handle gets (from 1: see [`Slot`]'s `seq`).
+    next: AtomicUsize,
 }
 
 /// What every push reads; see [`Shared`].
@@ -369,9 +383,6 @@ pub(crate) struct Queue<T> {
     pub(super) dead: usize,
     /// Sweep the dead slots out when there are this many.
     pub(super) sweep_at: usize,
-    pub(super) producers: usize,
-    /// The number the next handle gets (from 1: see [`Slot`]'s `seq`).
-    next_handle: usize,
     /// The collection's count as last published (bounded only).
     pub(super) held: usize,
     /// How a commit orders the values of different slots.
@@ -527,8 +538,7 @@ impl<T> Shared<T> {
                 shard_slots: 0,
                 dead: 0,
                 sweep_at: SWEEP_MIN,
-                producers: 0,
-                next_handle: 1,
+
                 held: 0,
                 order,
                 waiting_consumers: 0,
@@ -554,6 +564,10 @@ impl<T> Shared<T> {
                 // Slots start at epoch 0, which the clock never shows.
                 clock: AtomicStamp::new(1),
             }),
+            handles: OwnLine(Handles {
+                producers: AtomicUsize::new(0),
+                next: AtomicUsize::new(1),
+            }),
             shards: OnceLock::new(),
         })
     }
@@ -564,6 +578,24 @@ impl<T> Shared<T> {
     pub(super) fn shard(&self) -> Option<&Slot<T>> {
         let shards = self.shards.get()?;
         Some(&shards[thread_index() & (shards.len() - 1)])
+    }
+
+    /// Counts a new handle (of a queue whose shards exist: a clone of a
+    /// live handle) and returns its number.
+    pub(super) fn count_handle(&self) -> usize {
+        debug_assert!(
+            self.shards.get().is_some(),
+            "the first handle made the shards"
+        );
+        // A clone of a live handle: the count is at least 1 already, so no
+        // wait can be deciding that nothing can arrive.
+        self.handles.producers.fetch_add(1, SeqCst);
+        self.handles.next.fetch_add(1, Relaxed)
+    }
+
+    /// Live handles.
+    pub(super) fn producers(&self) -> usize {
+        self.handles.producers.load(SeqCst)
     }
 
     pub(super) fn lock(&self) -> Locked<'_, T> {
@@ -752,10 +784,16 @@ impl<'a, T> Locked<'a, T> {
         // queued" with a value queued).
         let no_room =
             shared.flags.max.load(Relaxed) != usize::MAX && shared.counters.room.load(SeqCst) == 0;
+        // Read before the scan too: handles leave without the control lock.
+        // A count of 0 read here follows the last drop, which follows that
+        // handle's pushes, which the scan then sees; a count that drops to
+        // 0 during the scan is seen at the next look (the last drop wakes
+        // the waits under this lock, after it counted itself out).
+        let producers = shared.producers();
         let (queued, reserved) = self.scan();
         if queued > 0 {
             Some(Waited::Pending)
-        } else if (shared.is_closed() && reserved == 0) || self.producers == 0 {
+        } else if (shared.is_closed() && reserved == 0) || producers == 0 {
             Some(Waited::Disconnected)
         } else if no_room && reserved == 0 && self.producers_blocked() {
             Some(Waited::Full)
@@ -806,10 +844,8 @@ impl<'a, T> Locked<'a, T> {
             // shards: it cannot be set already.
             let _ = self.shared.shards.set(shards);
         }
-        let seq = self.next_handle;
-        self.next_handle += 1;
-        self.producers += 1;
-        seq
+        self.shared.handles.producers.fetch_add(1, SeqCst);
+        self.shared.handles.next.fetch_add(1, Relaxed)
     }
 
     /// Registers a slot for handle `seq`, in its place: the registry keeps
