@@ -2,9 +2,7 @@
 
 use alloc::vec::Vec;
 use core::fmt;
-use core::sync::atomic::Ordering::Relaxed;
-#[cfg(feature = "async")]
-use core::sync::atomic::Ordering::SeqCst;
+use core::sync::atomic::Ordering::{Relaxed, SeqCst};
 #[cfg(feature = "async")]
 use core::task::{Context, Poll};
 use std::time::{Duration, Instant};
