@@ -538,7 +538,6 @@ impl<T> Shared<T> {
                 shard_slots: 0,
                 dead: 0,
                 sweep_at: SWEEP_MIN,
-
                 held: 0,
                 order,
                 waiting_consumers: 0,
@@ -580,15 +579,15 @@ impl<T> Shared<T> {
         Some(&shards[thread_index() & (shards.len() - 1)])
     }
 
-    /// Counts a new handle (of a queue whose shards exist: a clone of a
-    /// live handle) and returns its number.
+    /// Counts a new handle of a queue whose shards exist and returns its
+    /// number. Without the control lock for a clone of a live handle: the
+    /// count is at least 1 already, so no wait can be deciding that
+    /// nothing can arrive (`Queue::new_handle`, the owner's, holds it).
     pub(super) fn count_handle(&self) -> usize {
         debug_assert!(
             self.shards.get().is_some(),
             "the first handle made the shards"
         );
-        // A clone of a live handle: the count is at least 1 already, so no
-        // wait can be deciding that nothing can arrive.
         self.handles.producers.fetch_add(1, SeqCst);
         self.handles.next.fetch_add(1, Relaxed)
     }
@@ -844,8 +843,7 @@ impl<'a, T> Locked<'a, T> {
             // shards: it cannot be set already.
             let _ = self.shared.shards.set(shards);
         }
-        self.shared.handles.producers.fetch_add(1, SeqCst);
-        self.shared.handles.next.fetch_add(1, Relaxed)
+        self.shared.count_handle()
     }
 
     /// Registers a slot for handle `seq`, in its place: the registry keeps
