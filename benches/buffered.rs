@@ -528,7 +528,7 @@ pub(crate) mod imp {
     /// over without sleeping (see "Owner idle policy" in the module docs).
     /// Every method of the producer shapes goes through here.
     #[inline]
-    pub(crate) fn owner_idle() {
+    fn owner_idle() {
         thread::yield_now();
     }
 
@@ -551,29 +551,49 @@ pub(crate) mod imp {
     /// values one at a time (`Producer::push`: blocks while a bounded
     /// collection is full); this thread loops `commit` + read every value +
     /// `clear_visible` until it has them all, never waiting. Returns the sum.
-    fn spin_rwc(c: &mut BufferedCollection<u64>, threads: u64, m: u64) -> u64 {
-        let total = threads * m;
-        let (mut got, mut sum) = (0u64, 0u64);
+    pub(crate) fn spin_rwc(c: &mut BufferedCollection<u64>, threads: u64, m: u64) -> u64 {
+        let producers: Vec<Producer<u64>> = (0..threads).map(|_| c.producer()).collect();
         thread::scope(|s| {
-            for t in 0..threads {
-                let p = c.producer();
+            for (t, p) in (0..threads).zip(producers) {
                 s.spawn(move || {
                     for i in 0..m {
                         p.push(t * m + i).expect("collection alive");
                     }
                 });
             }
-            while got < total {
-                let n = c.commit();
-                if n == 0 {
-                    owner_idle();
-                    continue;
-                }
-                got += n as u64;
-                sum = c.iter().fold(sum, |a, &v| a.wrapping_add(v));
-                c.clear_visible();
+            drain_rwc(c, threads * m)
+        })
+    }
+
+    /// The spinning owner of a collection: commits, reads every value (a
+    /// sum) and clears, until `total` values arrived; never waits. Returns
+    /// the sum.
+    pub(crate) fn drain_rwc(c: &mut BufferedCollection<u64>, total: u64) -> u64 {
+        let (mut got, mut sum) = (0u64, 0u64);
+        while got < total {
+            let n = c.commit();
+            if n == 0 {
+                owner_idle();
+                continue;
             }
-        });
+            got += n as u64;
+            sum = c.iter().fold(sum, |a, &v| a.wrapping_add(v));
+            c.clear_visible();
+        }
+        sum
+    }
+
+    /// The spinning owner of a channel: drains whatever arrived until
+    /// `total` values did. Returns the sum.
+    pub(crate) fn drain_channel<C: SpinChannel>(ch: &C, total: u64) -> u64 {
+        let (mut got, mut sum) = (0u64, 0u64);
+        while got < total {
+            let n = ch.drain(&mut sum);
+            if n == 0 {
+                owner_idle();
+            }
+            got += n;
+        }
         sum
     }
 
@@ -643,8 +663,6 @@ pub(crate) mod imp {
     /// [`spin_rwc`] with a channel: each producer thread sends on its own
     /// clone of the sender, this thread drains with `try_iter`.
     fn spin_channel<C: SpinChannel>(ch: &C, threads: u64, m: u64) -> u64 {
-        let total = threads * m;
-        let (mut got, mut sum) = (0u64, 0u64);
         thread::scope(|s| {
             for t in 0..threads {
                 let tx = ch.tx().clone();
@@ -654,15 +672,8 @@ pub(crate) mod imp {
                     }
                 });
             }
-            while got < total {
-                let n = ch.drain(&mut sum);
-                if n == 0 {
-                    owner_idle();
-                }
-                got += n;
-            }
-        });
-        sum
+            drain_channel(ch, threads * m)
+        })
     }
 
     /// The single-thread anchor: this thread pushes `m` values through a

@@ -38,7 +38,10 @@ use std::thread;
 
 use read_write_collection::{BufferedCollection, Producer};
 
-use crate::imp::{method, owner_idle, per_producer, Crossbeam, Flume, Shape, SpinChannel, BOUND};
+use crate::imp::{
+    drain_channel, drain_rwc, method, per_producer, spin_rwc, Crossbeam, Flume, Shape, SpinChannel,
+    BOUND,
+};
 use crate::support::parse_count;
 
 /// Values each connection of the churn shape pushes before it closes.
@@ -46,36 +49,6 @@ pub(crate) const CHURN_PUSHES: u64 = 4;
 
 /// The idle handles of `producers/idle_10000h`.
 const IDLE_HANDLES: usize = 10_000;
-
-/// The owner's side of every shape here: commits, reads every value (a
-/// sum) and clears, until `total` values arrived; never waits.
-fn drain_rwc(c: &mut BufferedCollection<u64>, total: u64) -> u64 {
-    let (mut got, mut sum) = (0u64, 0u64);
-    while got < total {
-        let n = c.commit();
-        if n == 0 {
-            owner_idle();
-            continue;
-        }
-        got += n as u64;
-        sum = c.iter().fold(sum, |a, &v| a.wrapping_add(v));
-        c.clear_visible();
-    }
-    sum
-}
-
-/// The channel's owner: drains whatever arrived until `total` values did.
-fn drain_channel<C: SpinChannel>(ch: &C, total: u64) -> u64 {
-    let (mut got, mut sum) = (0u64, 0u64);
-    while got < total {
-        let n = ch.drain(&mut sum);
-        if n == 0 {
-            owner_idle();
-        }
-        got += n;
-    }
-    sum
-}
 
 /// How many of `handles` thread `t` of `threads` gets: an even share,
 /// the remainder to the first threads, at least one.
@@ -130,20 +103,10 @@ fn service_channel<C: SpinChannel>(ch: &C, threads: u64, m: u64, handles: u64) -
     })
 }
 
-/// `threads` threads with one handle each push `m` values each, while
-/// `idle` holds handles that never push.
+/// `threads` threads with one handle each push `m` values each
+/// ([`spin_rwc`]), while `idle` holds handles that never push.
 fn idle_rwc(c: &mut BufferedCollection<u64>, threads: u64, m: u64, idle: &[Producer<u64>]) -> u64 {
-    let busy: Vec<Producer<u64>> = (0..threads).map(|_| c.producer()).collect();
-    let sum = thread::scope(|s| {
-        for (t, p) in (0..threads).zip(busy) {
-            s.spawn(move || {
-                for i in 0..m {
-                    p.push(t * m + i).expect("collection alive");
-                }
-            });
-        }
-        drain_rwc(c, threads * m)
-    });
+    let sum = spin_rwc(c, threads, m);
     assert!(idle.iter().all(|p| !p.is_closed()));
     sum
 }
