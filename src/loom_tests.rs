@@ -1057,17 +1057,20 @@ impl Push {
 /// The causal model behind arrival order: thread 1 pushes A through its
 /// handle and then sets a flag; thread 2 waits for the flag and pushes B
 /// through another handle; meanwhile the owner commits (`commits` times)
-/// and takes what each commit appended. Whatever the interleaving, A is
-/// never committed after B (a commit that takes B takes A too, or an
-/// earlier one did), and both arrive exactly once.
-fn causal_model(name: &str, bound: Option<usize>, push: Push, commits: usize) {
+/// and takes what each commit appended. With `bystander`, a third thread
+/// pushes C through a third handle whenever it runs (loom's queues have
+/// two shards, so two of the three pushing threads share one). Whatever
+/// the interleaving, A is never committed after B (a commit that takes B
+/// takes A too, or an earlier one did), and every value arrives exactly
+/// once.
+fn causal_model(name: &str, bound: Option<usize>, push: Push, commits: usize, bystander: bool) {
     let name = std::string::String::from(name);
     check(&name, Bound::Env, move || {
         let mut c = match bound {
             Some(max) => BufferedCollection::bounded(max),
             None => BufferedCollection::new(),
         };
-        let (p1, p2) = (c.producer(), c.producer());
+        let (p1, p2, p3) = (c.producer(), c.producer(), c.producer());
         // The flag is a mutex and a condition variable (a spin on an
         // atomic would make loom's schedules unbounded).
         let flag = Arc::new((loom::sync::Mutex::new(false), loom::sync::Condvar::new()));
@@ -1085,95 +1088,69 @@ fn causal_model(name: &str, bound: Option<usize>, push: Push, commits: usize) {
             drop(set);
             push.push(&p2, 2);
         });
+        let t3 = bystander.then(|| thread::spawn(move || push.push(&p3, 3)));
         let mut taken = Vec::new();
         for _ in 0..commits {
             c.commit();
             c.traverse(|e| taken.push(e.remove()));
             assert!(
-                taken != [2],
-                "B was committed without A, which happened before it"
+                !taken.contains(&2) || taken.contains(&1),
+                "{taken:?}: B was committed without A, which happened before it"
             );
         }
         t1.join().unwrap();
         t2.join().unwrap();
+        if let Some(t3) = t3 {
+            t3.join().unwrap();
+        }
         c.commit();
         c.traverse(|e| taken.push(e.remove()));
-        assert_eq!(taken, [1, 2], "A before B, each once");
+        let a_and_b: Vec<u8> = taken.iter().copied().filter(|&v| v != 3).collect();
+        assert_eq!(a_and_b, [1, 2], "{taken:?}: A before B, each once");
+        let bystanders = taken.iter().filter(|&&v| v == 3).count();
+        assert_eq!(
+            bystanders,
+            usize::from(bystander),
+            "{taken:?}: C once, if pushed"
+        );
     });
 }
 
 /// (r) Arrival order across two handles, one concurrent commit.
 #[test]
 fn causally_ordered_pushes_through_two_handles_one_commit() {
-    causal_model("causal order / one commit", None, Push::Blocking, 1);
+    causal_model("causal order / one commit", None, Push::Blocking, 1, false);
 }
 
 /// (s) The same with two concurrent commits.
 #[test]
 fn causally_ordered_pushes_through_two_handles_two_commits() {
-    causal_model("causal order / two commits", None, Push::Blocking, 2);
+    causal_model("causal order / two commits", None, Push::Blocking, 2, false);
 }
 
 /// (t) The same on a bounded queue (room taken with each push).
 #[test]
 fn causally_ordered_pushes_into_a_bounded_queue() {
-    causal_model("causal order / bounded", Some(4), Push::Blocking, 2);
+    causal_model("causal order / bounded", Some(4), Push::Blocking, 2, false);
 }
 
 /// (u) The same with `push_async`.
 #[cfg(feature = "async")]
 #[test]
 fn causally_ordered_async_pushes() {
-    causal_model("causal order / push_async", None, Push::Async, 2);
+    causal_model("causal order / push_async", None, Push::Async, 2, false);
 }
 
-/// (u') Arrival order when two of three pushing threads share a shard
-/// (loom's queues have two): thread 1 pushes A and sets a flag, thread 2
-/// waits for it and pushes B, thread 3 pushes C whenever it runs, each
-/// through a handle of its own, while the owner commits. A is never
-/// committed after B, and each value arrives once.
+/// (u') The same with a third pushing thread: two of the three share a
+/// shard.
 #[test]
 fn causal_order_with_three_threads_on_two_shards() {
-    check(
+    causal_model(
         "causal order / three threads, two shards",
-        Bound::Env,
-        || {
-            let mut c = BufferedCollection::new();
-            let (p1, p2, p3) = (c.producer(), c.producer(), c.producer());
-            let flag = Arc::new((loom::sync::Mutex::new(false), loom::sync::Condvar::new()));
-            let released = Arc::clone(&flag);
-            let t1 = thread::spawn(move || {
-                p1.push(1u8).unwrap();
-                *released.0.lock().unwrap() = true;
-                released.1.notify_one();
-            });
-            let t2 = thread::spawn(move || {
-                let mut set = flag.0.lock().unwrap();
-                while !*set {
-                    set = flag.1.wait(set).unwrap();
-                }
-                drop(set);
-                p2.push(2).unwrap();
-            });
-            let t3 = thread::spawn(move || p3.push(3).unwrap());
-            let mut taken = Vec::new();
-            c.commit();
-            c.traverse(|e| taken.push(e.remove()));
-            assert!(!taken.contains(&2) || taken.contains(&1), "B without A");
-            t1.join().unwrap();
-            t2.join().unwrap();
-            t3.join().unwrap();
-            c.commit();
-            c.traverse(|e| taken.push(e.remove()));
-            let at = |v: u8| {
-                taken
-                    .iter()
-                    .position(|&x| x == v)
-                    .expect("each value arrives")
-            };
-            assert!(at(1) < at(2), "{taken:?}: A after B");
-            assert_eq!(taken.len(), 3, "{taken:?}: each value once");
-        },
+        None,
+        Push::Blocking,
+        1,
+        true,
     );
 }
 
