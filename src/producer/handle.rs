@@ -132,6 +132,21 @@ impl<T> Producer<T> {
     #[inline]
     pub(super) fn push_into_slot(&self, value: &mut Option<T>) -> Result<(), Missed> {
         let mut slot = self.lock_target();
+        match self.push_locked(&mut slot, value) {
+            // Other shards may hold prepaid room: look again with every
+            // shard locked, where "full" is exact.
+            Err(Missed::Full) if slot.shard => {
+                drop(slot);
+                self.push_reclaiming(value)
+            }
+            pushed => pushed,
+        }
+    }
+
+    /// The push into `slot`, locked by the caller (see
+    /// [`push_into_slot`](Self::push_into_slot)).
+    #[inline]
+    fn push_locked(&self, slot: &mut SlotState<T>, value: &mut Option<T>) -> Result<(), Missed> {
         if self.shared.is_closed() {
             return Err(Missed::Closed);
         }
@@ -143,12 +158,31 @@ impl<T> Producer<T> {
         // push that fails must not have moved the slot's epoch.
         slot.items.reserve(1);
         slot.ready_for_run();
-        if self.shared.take_room(1) == 0 {
+        if !self.shared.take_one(slot) {
             return Err(Missed::Full);
         }
         slot.open_run(&self.shared.counters.clock);
         slot.items.extend(value.take());
         Ok(())
+    }
+
+    /// A push into a shard that found no room: pushes with every shard
+    /// locked and their prepaid room back in `room`, so that a miss means
+    /// the queue is full. (If the order changed meanwhile, the push goes
+    /// to the handle's own slot, where no room is prepaid.)
+    #[cold]
+    #[inline(never)]
+    fn push_reclaiming(&self, value: &mut Option<T>) -> Result<(), Missed> {
+        let mut shards = self.shared.lock_shards().expect("a shard missed");
+        let shard = self.shared.own_shard(&mut shards);
+        if shard.arrival {
+            return self.push_locked(shard, value);
+        }
+        drop(shards);
+        // Registered already if a push under the control lock gets here
+        // (see `PushFuture::poll`).
+        let mut slot = lock(&self.own_slot().state);
+        self.push_locked(&mut slot, value)
     }
 
     /// A new handle of `shared`, numbered `seq`.
@@ -219,7 +253,21 @@ impl<T> Producer<T> {
         if self.shared.is_closed() {
             return Err(Missed::Closed);
         }
-        if self.shared.take_room(1) == 0 {
+        if self.shared.take_room(1) > 0 {
+            return Ok(slot);
+        }
+        // Shards may hold prepaid room: look again with every shard
+        // locked (before this slot, in the lock order), where "full" is
+        // exact.
+        drop(slot);
+        let shards = self.shared.lock_shards();
+        let slot = lock(&self.own_slot().state);
+        if self.shared.is_closed() {
+            return Err(Missed::Closed);
+        }
+        let taken = self.shared.take_room(1);
+        drop(shards);
+        if taken == 0 {
             return Err(Missed::Full);
         }
         Ok(slot)
@@ -245,6 +293,13 @@ impl<T> Producer<T> {
         // was between two waits (room appeared and another push took it)
         // learns that it is blocked again.
         while !self.shared.is_closed() && !self.shared.has_room() {
+            // Shards may hold prepaid room: taken back, under the control
+            // lock, so that "none" stays true until room is freed (which
+            // wakes this wait).
+            drop(self.shared.lock_shards());
+            if self.shared.has_room() {
+                break;
+            }
             let timeout = match deadline {
                 Some(deadline) => {
                     let now = Instant::now();
@@ -706,21 +761,60 @@ impl<T> Producer<T> {
     /// slot, under its lock; `Err(Closed)` (nothing moved) after a close.
     fn move_batch(&self, batch: &mut Vec<T>) -> Result<(), Missed> {
         let mut slot = self.lock_target();
+        let mut moved = self.move_batch_locked(&mut slot, batch)?;
+        let shard = slot.shard;
+        drop(slot);
+        if !batch.is_empty() && shard && self.shared.flags.max.load(Relaxed) != usize::MAX {
+            // Not all of it fitted, and other shards may hold prepaid
+            // room: again with every shard locked, where "full" is exact.
+            let mut shards = self.shared.lock_shards().expect("a shard pushed");
+            let shard = self.shared.own_shard(&mut shards);
+            let again = if shard.arrival {
+                self.move_batch_locked(shard, batch)
+            } else {
+                drop(shards);
+                self.move_batch_locked(&mut lock(&self.own_slot().state), batch)
+            };
+            match again {
+                // Closed since the first part moved: that part counts (a
+                // close refuses only what comes after it).
+                Err(Missed::Closed) if moved => {}
+                again => moved |= again?,
+            }
+        }
+        if moved {
+            // Every slot unlocked: may take the control lock.
+            self.shared.after_push();
+        }
+        Ok(())
+    }
+
+    /// The batch move into `slot`, locked by the caller (see
+    /// [`move_batch`](Self::move_batch)); returns whether it moved any.
+    /// Waking a consumer is the caller's, once the slot is unlocked.
+    fn move_batch_locked(
+        &self,
+        slot: &mut SlotState<T>,
+        batch: &mut Vec<T>,
+    ) -> Result<bool, Missed> {
         // Checked first: an empty batch on a closed collection says so.
         if self.shared.is_closed() {
             return Err(Missed::Closed);
         }
         if batch.is_empty() {
-            return Ok(());
+            return Ok(false);
         }
         let bounded = self.shared.flags.max.load(Relaxed) != usize::MAX;
         let wanted = if bounded {
-            batch.len().min(self.shared.counters.room.load(Relaxed))
+            let free = slot
+                .prepaid
+                .saturating_add(self.shared.counters.room.load(Relaxed));
+            batch.len().min(free)
         } else {
             batch.len()
         };
         if wanted == 0 {
-            return Ok(());
+            return Ok(false);
         }
         // Grown before room is taken and before anything moves: if this
         // panics, nothing has left `batch`. (An unbounded push of a whole
@@ -730,10 +824,13 @@ impl<T> Producer<T> {
         }
         slot.ready_for_run();
         // The room read above may be gone (another push, a permit, a pass
-        // took it): then nothing happened.
-        let n = self.shared.take_room(wanted);
+        // took it): then nothing happened. Prepaid room (this slot's) is
+        // used first.
+        let prepaid = if bounded { wanted.min(slot.prepaid) } else { 0 };
+        slot.prepaid -= prepaid;
+        let n = prepaid + self.shared.take_room(wanted - prepaid);
         if n == 0 {
-            return Ok(());
+            return Ok(false);
         }
         // One stamp for the whole batch (it is one push), claimed once
         // nothing can fail any more.
@@ -745,9 +842,7 @@ impl<T> Producer<T> {
         } else {
             slot.items.extend(batch.drain(..n));
         }
-        drop(slot);
-        self.shared.after_push();
-        Ok(())
+        Ok(true)
     }
 
     /// Whether the collection has been closed or dropped (pushes will

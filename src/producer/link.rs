@@ -191,7 +191,14 @@ impl<T> ProducerLink<T> {
     pub(crate) fn reserve_one(&self, owned: usize) -> bool {
         let mut queue = self.sync(owned);
         if self.shared.take_room(1) == 0 {
-            return false;
+            // Shards may hold prepaid room: look again with every shard
+            // locked, where "full" is exact.
+            let shards = self.shared.lock_shards();
+            let taken = self.shared.take_room(1);
+            drop(shards);
+            if taken == 0 {
+                return false;
+            }
         }
         queue.held += 1;
         true
@@ -203,7 +210,11 @@ impl<T> ProducerLink<T> {
     /// under (visible + its pushes).
     pub(crate) fn reserve_for_pass(&self, owned: usize) -> usize {
         let mut queue = self.sync(owned);
+        // The shards' prepaid room too: every shard locked, so none is
+        // left where a push could use it.
+        let shards = self.shared.lock_shards();
         let taken = self.shared.counters.room.swap(0, SeqCst);
+        drop(shards);
         queue.held += taken;
         queue.held
     }
@@ -216,8 +227,12 @@ impl<T> ProducerLink<T> {
     pub(crate) fn set_max(&self, max: usize, owned: usize) -> bool {
         let mut queue = self.shared.lock();
         {
-            let guards: Vec<MutexGuard<'_, SlotState<T>>> =
+            let mut guards: Vec<MutexGuard<'_, SlotState<T>>> =
                 queue.slots.iter().map(|slot| lock(&slot.state)).collect();
+            // Prepaid room is free room: the new `room` below counts it.
+            for state in &mut guards {
+                state.prepaid = 0;
+            }
             let in_slots = guards
                 .iter()
                 .fold(0usize, |n, s| n.saturating_add(s.items.len() + s.reserved));
@@ -292,7 +307,11 @@ impl<T> ProducerLink<T> {
         let mut guards: Vec<MutexGuard<'_, SlotState<T>>> =
             queue.slots.iter().map(|slot| lock(&slot.state)).collect();
         let clock = &self.shared.counters.clock;
+        let mut prepaid = 0;
         for state in &mut guards {
+            // Per producer, pushes go to their handles' slots: the shards'
+            // prepaid room goes back to `room`, where they can take it.
+            prepaid += core::mem::take(&mut state.prepaid);
             state.runs.clear();
             state.run_open = false;
             state.arrival = arrival;
@@ -302,6 +321,9 @@ impl<T> ProducerLink<T> {
                 state.head = stamp;
                 state.run_open = true;
             }
+        }
+        if prepaid > 0 {
+            self.shared.counters.room.fetch_add(prepaid, SeqCst);
         }
         // The hint pushes read first (see `Flags::arrival`), changed while
         // every slot is locked.

@@ -130,7 +130,7 @@ pub(super) struct Slot<T> {
 impl<T> Slot<T> {
     fn new(arrival: bool, seq: usize) -> Arc<Self> {
         Arc::new(Slot {
-            state: Mutex::new(SlotState::new(arrival)),
+            state: Mutex::new(SlotState::new(arrival, seq == 0)),
             seq,
             dead: AtomicBool::new(false),
             #[cfg(feature = "async")]
@@ -142,6 +142,23 @@ impl<T> Slot<T> {
 /// The shards of a queue (see [`Shared::shards`]): a power of two of them.
 pub(super) type Shards<T> = Box<[Arc<Slot<T>>]>;
 
+/// The most shards a queue has (see [`shard_count`]).
+const MAX_SHARDS: usize = 64;
+
+/// Every shard's lock, held at once (see [`Shared::lock_shards`]);
+/// `None` past the queue's shards. No allocation: the slow paths that
+/// take it must not fail where a push would not.
+pub(super) type ShardGuards<'a, T> = [Option<MutexGuard<'a, SlotState<T>>>; MAX_SHARDS];
+
+/// A shard whose prepaid room is used up takes at most this many units
+/// at once (see [`Shared::take_one`]).
+const PREPAY_MAX: usize = 32;
+
+/// ... and at most this fraction of the free room, divided by the
+/// shards: with plenty of room a shard's pushes leave `room`'s line
+/// alone 31 times in 32; near the bound every push takes exactly one.
+const PREPAY_SHARE: usize = 4;
+
 /// How many shards a queue has: two per core, a power of two between 2
 /// and 64 (two under loom, whose threads are few).
 fn shard_count() -> usize {
@@ -150,7 +167,7 @@ fn shard_count() -> usize {
     #[cfg(not(all(test, loom)))]
     let n = std::thread::available_parallelism()
         .map_or(2, |n| n.get().saturating_mul(2))
-        .clamp(2, 64)
+        .clamp(2, MAX_SHARDS)
         .next_power_of_two();
     n
 }
@@ -177,6 +194,14 @@ pub(super) struct SlotState<T> {
     pub(super) arrival: bool,
     /// Permits of this handle not yet used or dropped (room they hold).
     pub(super) reserved: usize,
+    /// Room this slot took from `room` ahead of its pushes, which use it
+    /// before they touch `room` (bounded, shards only: see
+    /// [`Shared::take_one`]). Free room all the same: a push, a permit or
+    /// the owner that finds `room` empty takes it back from every shard
+    /// at once before it calls the queue full ([`Shared::lock_shards`]).
+    pub(super) prepaid: usize,
+    /// This slot is a shard (it may hold `prepaid` room).
+    pub(super) shard: bool,
 }
 
 /// Values of one slot pushed while the slot owned one epoch of the
@@ -196,7 +221,7 @@ pub(super) fn due(stamp: Stamp, cut: Stamp) -> bool {
 }
 
 impl<T> SlotState<T> {
-    pub(super) fn new(arrival: bool) -> Self {
+    pub(super) fn new(arrival: bool, shard: bool) -> Self {
         SlotState {
             items: Vec::new(),
             head: 0,
@@ -205,6 +230,8 @@ impl<T> SlotState<T> {
             run_open: false,
             arrival,
             reserved: 0,
+            prepaid: 0,
+            shard,
         }
     }
 
@@ -609,16 +636,93 @@ impl<T> Shared<T> {
         self.flags.closed.load(Acquire)
     }
 
-    /// Whether pushes could take room now (a hint, exact under the control
-    /// lock for "no room": room grows only under it).
+    /// Whether `room` holds any now (a hint: shards may hold prepaid room
+    /// besides, see [`take_one`](Self::take_one); "no room anywhere" is
+    /// exact only with every shard locked, [`lock_shards`](Self::lock_shards)).
     #[inline]
     pub(super) fn has_room(&self) -> bool {
         self.flags.max.load(Relaxed) == usize::MAX || self.counters.room.load(SeqCst) > 0
     }
 
+    /// Takes room for one value into `slot` (locked by the caller, which
+    /// orders it against bound changes): its prepaid room first, else
+    /// `room`. A shard whose prepaid room is used up takes more than one
+    /// unit when `room` has plenty (a share of it, at most
+    /// [`PREPAY_MAX`]) and keeps the rest as `prepaid`, so that most of
+    /// its pushes do not touch `room`'s line, which every producer
+    /// writes. Returns whether it took one; a `false` is exact only if the
+    /// caller holds every shard's lock (then no shard holds prepaid room:
+    /// see [`lock_shards`](Self::lock_shards)).
+    #[inline]
+    pub(super) fn take_one(&self, slot: &mut SlotState<T>) -> bool {
+        if slot.prepaid > 0 {
+            slot.prepaid -= 1;
+            return true;
+        }
+        if self.flags.max.load(Relaxed) == usize::MAX {
+            return true;
+        }
+        let share = match self.shards.get() {
+            Some(shards) if slot.shard => PREPAY_SHARE * shards.len(),
+            _ => usize::MAX,
+        };
+        let mut room = self.counters.room.load(Relaxed);
+        loop {
+            if room == 0 {
+                return false;
+            }
+            let take = (room / share).clamp(1, PREPAY_MAX);
+            match self
+                .counters
+                .room
+                .compare_exchange_weak(room, room - take, SeqCst, Relaxed)
+            {
+                Ok(_) => {
+                    slot.prepaid = take - 1;
+                    return true;
+                }
+                Err(now) => room = now,
+            }
+        }
+    }
+
+    /// Locks every shard, in order (after the control lock if the caller
+    /// holds it, before any handle's own slot), and moves their prepaid
+    /// room back to `room`: while the guards are held, `room` is all the
+    /// free room there is, so a caller that then finds none knows the
+    /// queue is full. `None` before the first handle made the shards.
+    #[cold]
+    pub(super) fn lock_shards(&self) -> Option<ShardGuards<'_, T>> {
+        let shards = self.shards.get()?;
+        let mut guards: ShardGuards<'_, T> =
+            core::array::from_fn(|i| shards.get(i).map(|shard| lock(&shard.state)));
+        let prepaid = guards
+            .iter_mut()
+            .flatten()
+            .fold(0usize, |n, shard| n + core::mem::take(&mut shard.prepaid));
+        if prepaid > 0 {
+            // Free room changes place, not amount: it may move outside the
+            // control lock.
+            self.counters.room.fetch_add(prepaid, SeqCst);
+        }
+        Some(guards)
+    }
+
+    /// The shard of this thread among `guards` (see [`shard`](Self::shard)).
+    pub(super) fn own_shard<'g, 'a>(
+        &self,
+        guards: &'g mut ShardGuards<'a, T>,
+    ) -> &'g mut MutexGuard<'a, SlotState<T>> {
+        let n = self.shards.get().map_or(1, |shards| shards.len());
+        guards[thread_index() & (n - 1)]
+            .as_mut()
+            .expect("a shard's guard")
+    }
+
     /// Takes up to `wanted` units of room (all of them when unbounded);
     /// returns how many it took. Called under a slot's lock (which orders
-    /// it against bound changes).
+    /// it against bound changes). Prepaid room is not looked at: see
+    /// [`take_one`](Self::take_one).
     #[inline]
     pub(super) fn take_room(&self, wanted: usize) -> usize {
         if self.flags.max.load(Relaxed) == usize::MAX {
@@ -781,8 +885,17 @@ impl<'a, T> Locked<'a, T> {
         // no push can queue a value behind it (read after the scan, a push
         // could take room into a slot the scan had passed: "full, nothing
         // queued" with a value queued).
-        let no_room =
-            shared.flags.max.load(Relaxed) != usize::MAX && shared.counters.room.load(SeqCst) == 0;
+        //
+        // The shards' prepaid room goes back to `room` first, every shard
+        // locked at once: none can be prepaid again while `room` is empty
+        // (prepaid room comes from `room`, and moves back only from where
+        // there is some), so an empty `room` read then is no room at all.
+        let no_room = shared.flags.max.load(Relaxed) != usize::MAX && {
+            let shards = shared.lock_shards();
+            let empty = shared.counters.room.load(SeqCst) == 0;
+            drop(shards);
+            empty
+        };
         // Read before the scan too: handles leave without the control lock.
         // A count of 0 read here follows the last drop, which follows that
         // handle's pushes, which the scan then sees; a count that drops to

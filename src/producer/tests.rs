@@ -277,7 +277,7 @@ fn the_arrival_order_survives_the_clock_wrapping() {
 /// A slot holding `[0, 1, 2, 3, 4]` in runs stamped 5 (the head), 7 (from
 /// 2) and 9 (from 4, open).
 fn three_runs() -> SlotState<u32> {
-    let mut slot = SlotState::new(true);
+    let mut slot = SlotState::new(true, false);
     slot.items = (0..5).collect();
     slot.head = 5;
     slot.runs = vec![Run { stamp: 7, start: 2 }, Run { stamp: 9, start: 4 }];
@@ -329,4 +329,102 @@ fn taking_a_prefix_splits_runs_where_it_ends() {
         assert_eq!(slot.due(left.1 - 1).0, 0);
         assert!(slot.due(left.1).0 > 0);
     }
+}
+
+/// Room the shards took ahead of their pushes, in all.
+fn prepaid<T>(link: &ProducerLink<T>) -> usize {
+    let queue = link.shared.lock();
+    queue.slots[..queue.shard_slots]
+        .iter()
+        .map(|shard| crate::sync::lock(&shard.state).prepaid)
+        .sum()
+}
+
+/// Runs `f` on a thread whose pushes go to another shard than this
+/// thread's (threads are numbered as they first push; a new thread's
+/// number differs from this one's by less than the shards, or one more
+/// thread is tried).
+fn on_another_shard<T: Send, R: Send>(link: &ProducerLink<T>, f: impl Fn() -> R + Sync) -> R {
+    let shards = link.shared.lock().shard_slots;
+    let mine = crate::sync::thread_index() & (shards - 1);
+    loop {
+        let ran = std::thread::scope(|s| {
+            s.spawn(|| (crate::sync::thread_index() & (shards - 1) != mine).then(&f))
+                .join()
+                .unwrap()
+        });
+        if let Some(result) = ran {
+            return result;
+        }
+    }
+}
+
+/// A shard's first push on a roomy bounded queue takes room ahead for its
+/// next pushes; that room is still free room for every other push: a
+/// push from another shard gets all of it before the queue says `Full`,
+/// exactly at the bound.
+#[test]
+fn prepaid_room_is_free_room_for_the_other_shards() {
+    let max = 1000;
+    let link = ProducerLink::<usize>::new(max, ProducerOrder::Arrival);
+    let producer = link.producer(0);
+    on_another_shard(&link, || producer.push(0).unwrap());
+    assert!(prepaid(&link) > 0, "the first push prepaid room");
+    let mut pushed = 1;
+    while producer.try_push(pushed).is_ok() {
+        pushed += 1;
+    }
+    assert_eq!(pushed, max, "full exactly at the bound");
+    assert_eq!(prepaid(&link), 0);
+    assert_eq!(link.len(), max);
+    // The same for batches: a roomy queue again, then one batch of all.
+    let mut link = ProducerLink::<usize>::new(max, ProducerOrder::Arrival);
+    let producer = link.producer(0);
+    on_another_shard(&link, || producer.push(0).unwrap());
+    assert!(prepaid(&link) > 0);
+    let mut batch: Vec<usize> = (1..=max).collect();
+    assert!(producer.try_push_batch(&mut batch).is_err());
+    assert_eq!(batch, [max], "everything but the one too many fitted");
+    let mut dest = Vec::new();
+    link.take_into(&mut dest);
+    assert_eq!(dest, (0..max).collect::<Vec<_>>());
+}
+
+/// The owner's own pushes and passes count prepaid room as free room
+/// too: its pushes take it when `room` is empty, and a pass takes all of
+/// it, so that no producer can push while the pass runs.
+#[test]
+fn the_owner_takes_prepaid_room_for_its_pushes_and_its_passes() {
+    let max = 1000;
+    let link = ProducerLink::<usize>::new(max, ProducerOrder::Arrival);
+    let producer = link.producer(0);
+    on_another_shard(&link, || producer.push(0).unwrap());
+    assert!(prepaid(&link) > 0);
+    // The owner's pushes (`owned` counts them): all the rest of the room.
+    let mut owned = 0;
+    while link.reserve_one(owned) {
+        owned += 1;
+    }
+    assert_eq!(owned, max - 1, "one value is in a slot");
+    assert_eq!(prepaid(&link), 0);
+
+    // A pass: the room it keeps for its pushes includes the prepaid.
+    let link = ProducerLink::<usize>::new(max, ProducerOrder::Arrival);
+    let producer = link.producer(0);
+    let (ready, go) = (std::sync::Barrier::new(2), std::sync::Barrier::new(2));
+    std::thread::scope(|s| {
+        let shard = s.spawn(|| {
+            producer.push(0).unwrap();
+            ready.wait();
+            go.wait();
+            // The same thread, so the same shard: its prepaid room is gone.
+            producer.try_push(1)
+        });
+        ready.wait();
+        assert!(prepaid(&link) > 0);
+        assert_eq!(link.reserve_for_pass(0), max - 1);
+        assert_eq!(prepaid(&link), 0);
+        go.wait();
+        assert_eq!(shard.join().unwrap(), Err(crate::TryPushError::Full(1)));
+    });
 }
