@@ -924,6 +924,55 @@ fn two_handles_race_for_the_room_a_pass_frees() {
     });
 }
 
+/// (w) Room a shard prepaid is free room for the other shard. Under loom
+/// a shard's first push takes all the room there is (the rest held as
+/// prepaid). On a bounded(2) queue one thread `try_push`es once and the
+/// other twice, each thread on a shard of its own, while nothing is
+/// drained: exactly two of the three pushes land, whichever shard
+/// prepaid the room (a push refused while the other shard held room
+/// would leave one).
+#[test]
+fn room_one_shard_prepaid_is_found_by_the_other() {
+    check("prepaid room reaches the other shard", Bound::Env, || {
+        let mut c = BufferedCollection::bounded(2);
+        let p = c.producer();
+        let q = c.producer();
+        let t1 = thread::spawn(move || usize::from(p.try_push(1u8).is_ok()));
+        let t2 = thread::spawn(move || {
+            usize::from(q.try_push(2).is_ok()) + usize::from(q.try_push(3).is_ok())
+        });
+        let pushed = t1.join().unwrap() + t2.join().unwrap();
+        assert_eq!(pushed, 2, "full exactly at the bound");
+        assert_eq!(c.commit(), 2);
+    });
+}
+
+/// (w') The same with a blocking `push`: one thread `try_push`es once and
+/// leaves, the other pushes twice with `push`, and the owner drains until
+/// every handle is gone. A push that slept for room another shard held,
+/// with nothing left to free it, would deadlock.
+#[test]
+fn a_push_blocked_for_room_finds_the_room_another_shard_prepaid() {
+    check("blocked push and prepaid room", Bound::Env, || {
+        let mut c = BufferedCollection::bounded(2);
+        let p = c.producer();
+        let q = c.producer();
+        let t1 = thread::spawn(move || p.try_push(1u8).is_ok());
+        let t2 = thread::spawn(move || {
+            q.push(2).unwrap();
+            q.push(3).unwrap();
+        });
+        let mut got = Vec::new();
+        take_until_disconnected(&mut c, &mut got);
+        let first = t1.join().unwrap();
+        t2.join().unwrap();
+        got.sort_unstable();
+        // A `try_push` may find the queue full only when the two pushes
+        // of the other thread hold all of it.
+        assert_eq!(got, if first { &[1, 2, 3][..] } else { &[2, 3][..] });
+    });
+}
+
 /// (u) A permit dropped unused gives its room back and wakes a push
 /// blocked for it (feature `async`): with bound 1, one handle reserves the
 /// only room and drops the permit while the other blocks in `push` (or the

@@ -162,7 +162,7 @@ impl<T> Future for PushFuture<'_, T> {
             &mut this.registration,
             |queue| &mut queue.producer_wakers,
             |queue| {
-                // Under the control lock (room grows only under it, so a
+                // Under the control lock (free room grows only under it, so a
                 // miss here registers before any room can appear). The
                 // value leaves the future only here, to be pushed or handed
                 // back.

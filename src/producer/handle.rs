@@ -866,7 +866,7 @@ impl<T> Producer<T> {
 
 #[cfg(feature = "async")]
 impl<T> Producer<T> {
-    /// Under the control lock (room grows only under it, so a miss here
+    /// Under the control lock (free room grows only under it, so a miss here
     /// registers before any room can appear): takes room for one value
     /// into a permit of this handle, or waits for it.
     pub(super) fn poll_reserve(

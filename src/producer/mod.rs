@@ -31,15 +31,16 @@
 //!   ├── closed, arrival: AtomicBool  (set under control; pushes read them)
 //!   ├── max:    AtomicUsize   (the bound; changed under control + every slot)
 //!   ├── consumers_waiting: AtomicBool (a push must wake a wait)
-//!   ├── room:   AtomicUsize   (bounded only: pushes may still take this many)
+//!   ├── room:   AtomicUsize   (bounded only: pushes may still take this many,
+//!   │                          besides what the shards prepaid)
 //!   └── clock:  AtomicU64     (arrival order; on room's cache line)
 //! ```
 //!
 //! * A push reads the `arrival` hint and locks its thread's shard, where
 //!   the shard's own flag (changed under its lock) says whether arrival
 //!   order holds; else it locks its handle's own slot. Then it reads
-//!   `closed` (and, when bounded, takes one unit of `room` with a
-//!   compare-and-swap), appends, unlocks, and then reads
+//!   `closed` (and, when bounded, takes one unit of room: see *prepaid
+//!   room* below), appends, unlocks, and then reads
 //!   `consumers_waiting`: only a set flag makes it lock the control mutex
 //!   to wake a waiting consumer. An uncontended push touches no condition
 //!   variable, no waker list and no lock but its slot's.
@@ -163,7 +164,7 @@
 //!   the room a pass keeps for its pushes; and at every instant
 //!
 //!   ```text
-//!   room + held + (values in slots) + (outstanding permits) == max
+//!   room + (prepaid room) + held + (values in slots) + (outstanding permits) == max
 //!   ```
 //!
 //!   except that a commit moving values from the slots to `held` adds the
@@ -172,9 +173,24 @@
 //!   below zero, so the bound holds at every instant. The collection
 //!   publishes every increase of its own count before it happens and
 //!   decreases lazily (at its next `commit`, `wait_pending`, `traverse`,
-//!   …). `room` grows only under the control lock; a bound change holds
+//!   …). Free room grows only under the control lock; a bound change holds
 //!   the control lock and every slot's, so no push slips in between its
 //!   check and the new count.
+//! * *Prepaid room.* Every bounded push writing `room` would make its
+//!   line the one all producers fight over. So a shard whose pushes need
+//!   room takes more than one unit when `room` has plenty (a share of it,
+//!   at most 32) and keeps the rest in the shard (`prepaid`, under the
+//!   shard's lock), for its next pushes. Prepaid room is free room: the
+//!   equation above counts it with `room`. Whoever finds `room` empty
+//!   and is about to answer "full" (a push, a batch, a permit, the
+//!   owner's push, a wait deciding `Full`, a producer about to sleep)
+//!   first locks every shard at once, in order, and moves their prepaid
+//!   room back to `room`; with those locks held, `room` is all the free
+//!   room there is, so the answer is exact. A pass takes the prepaid room
+//!   with the rest. This moves room between its two places outside the
+//!   control lock, but never makes more of it: prepaid room comes only
+//!   from `room`, so once both are empty they stay so until the owner
+//!   frees room (under the control lock, waking the producers).
 //!
 //! # Who wakes whom
 //!
@@ -193,7 +209,7 @@
 //!   wake consumers too.
 //! * *Producers* blocked for room (`push`, `push_batch`, `push_async`,
 //!   `reserve_async` on a full bounded queue) register under the control
-//!   lock after seeing no room there. Room grows only under that lock (a
+//!   lock after seeing no room there. Free room grows only under that lock (a
 //!   commit, the end of a traversal, a wait, the clears, a bound change, a
 //!   permit given back), which wakes them, and so does a close.
 //!
@@ -208,7 +224,8 @@
 //! A waker may therefore look at the queue (`Producer::is_closed`, a push)
 //! from `wake` or `clone` without deadlocking. Lock order: control, then
 //! slots (in registry order); a push never holds its slot's lock while it
-//! takes the control lock.
+//! takes the control lock. Every shard at once: in shard order, after the
+//! control lock if held and before a handle's own slot.
 //!
 //! A future that is dropped while registered removes its waker (each
 //! registration is a slot the future remembers, valid until the set is
