@@ -144,8 +144,9 @@ impl<T> Producer<T> {
     }
 
     /// The push into `slot`, locked by the caller (see
-    /// [`push_into_slot`](Self::push_into_slot)).
-    #[inline]
+    /// [`push_into_slot`](Self::push_into_slot)). Always inlined: it is
+    /// the whole of the fast path, which must not pay a call.
+    #[inline(always)]
     fn push_locked(&self, slot: &mut SlotState<T>, value: &mut Option<T>) -> Result<(), Missed> {
         if self.shared.is_closed() {
             return Err(Missed::Closed);
