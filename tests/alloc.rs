@@ -16,6 +16,9 @@ struct Counting;
 
 thread_local! {
     static CALLS: Cell<usize> = const { Cell::new(0) };
+    /// Bytes this thread allocated and did not free (or freed that other
+    /// threads allocated: a difference, not a total).
+    static LIVE: Cell<isize> = const { Cell::new(0) };
 }
 
 fn bump() {
@@ -23,29 +26,42 @@ fn bump() {
     let _ = CALLS.try_with(|c| c.set(c.get() + 1));
 }
 
+fn live(bytes: isize) {
+    let _ = LIVE.try_with(|l| l.set(l.get() + bytes));
+}
+
+/// Bytes allocated by this thread and not yet freed.
+fn live_bytes() -> isize {
+    LIVE.with(Cell::get)
+}
+
 // SAFETY: every method forwards to `System` with the caller's arguments,
 // which upholds the `GlobalAlloc` contract; counting has no effect on it.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         bump();
+        live(layout.size() as isize);
         // SAFETY: forwarded contract.
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         bump();
+        live(layout.size() as isize);
         // SAFETY: forwarded contract.
         unsafe { System.alloc_zeroed(layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         bump();
+        live(new_size as isize - layout.size() as isize);
         // SAFETY: forwarded contract.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         bump();
+        live(-(layout.size() as isize));
         // SAFETY: forwarded contract.
         unsafe { System.dealloc(ptr, layout) }
     }
@@ -413,6 +429,52 @@ fn idle_handles_cost_their_size_and_allocate_nothing() {
     let ((), n) = calls(|| handles.clear());
     assert_eq!(n, 0, "dropping handles freed something");
     assert_eq!(c.producer_count(), 1);
+}
+
+/// Connection churn, as a service sees it: handles made, used for a few
+/// pushes and dropped, with commits in between, in either producer order.
+/// Once a round's handles are gone and their values committed and
+/// cleared, the queue holds no more memory than it held before that round
+/// (after one round of warm-up, which sizes the buffers that stay):
+/// dropped handles' slots are freed in per-producer order, and in arrival
+/// order a handle allocates nothing.
+#[test]
+fn connection_churn_gives_its_memory_back() {
+    use read_write_collection::ProducerOrder;
+    const CONNECTIONS: u64 = if cfg!(miri) { 200 } else { 10_000 };
+    for order in [ProducerOrder::Arrival, ProducerOrder::PerProducer] {
+        let mut c: BufferedCollection<u64> = BufferedCollection::new();
+        c.set_producer_order(order);
+        let listener = c.producer();
+        let round = |c: &mut BufferedCollection<u64>| {
+            for i in 0..CONNECTIONS {
+                let connection = listener.clone();
+                for k in 0..4 {
+                    connection.push(i * 4 + k).unwrap();
+                }
+                drop(connection);
+                if i % 100 == 99 {
+                    assert_eq!(c.commit(), 400);
+                    c.clear_visible();
+                }
+            }
+            c.commit();
+            c.clear_visible();
+        };
+        round(&mut c);
+        let start = live_bytes();
+        for _ in 0..3 {
+            round(&mut c);
+            assert!(
+                live_bytes() <= start,
+                "{order:?}: {} bytes more after a round of churn",
+                live_bytes() - start
+            );
+        }
+        assert_eq!(c.producer_count(), 1);
+        drop(listener);
+        drop(c);
+    }
 }
 
 /// With nothing visible, a commit takes a producer's buffer as it is (a
