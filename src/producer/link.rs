@@ -317,7 +317,7 @@ impl<T> ProducerLink<T> {
             state.arrival = arrival;
             if arrival && !state.items.is_empty() {
                 // One run, the head, covers every value.
-                let stamp = state.claim(clock, clock.load(Relaxed));
+                let stamp = state.claim(clock);
                 state.head = stamp;
                 state.run_open = true;
             }

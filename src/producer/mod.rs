@@ -72,7 +72,7 @@
 //! ```
 //!
 //! * A slot *owns* a clock value (its *epoch*) when it moved the clock to
-//!   it; every value is written once, by one slot's compare-and-swap (or
+//!   it; every value is written once, by one slot's increment (or
 //!   by a change of order, for one slot). A push, under its slot's lock,
 //!   reads the clock: if it still shows the slot's epoch, nobody pushed
 //!   elsewhere since, and the value joins the slot's open *run* (no

@@ -266,7 +266,7 @@ impl<T> SlotState<T> {
         // own modification order (see the module docs).
         let now = clock.load(Relaxed);
         let stamp = if now != self.epoch {
-            self.claim(clock, now)
+            self.claim(clock)
         } else if self.run_open {
             return;
         } else {
@@ -284,25 +284,22 @@ impl<T> SlotState<T> {
         self.run_open = true;
     }
 
-    /// The next clock value after `seen`, taken with a compare-and-swap:
-    /// the slot's new epoch. The clock skips 0, the epoch of a slot that
-    /// never pushed, when it wraps (a `usize` clock could), so two fresh
-    /// slots never share a stamp. (A `usize` clock that comes round to an
-    /// idle slot's old epoch after 2^32 claims is past the half of its
-    /// range that stamps are compared within: see [`due`].)
-    pub(super) fn claim(&mut self, clock: &AtomicStamp, seen: Stamp) -> Stamp {
-        let mut now = seen;
+    /// Moves the clock on by one and takes the value it moved to as the
+    /// slot's new epoch. An increment, not a compare-and-swap: with two
+    /// threads pushing at once the clock's line is contended, and an
+    /// increment cannot fail and go round again (each claim still gets a
+    /// value of its own, in the clock's modification order). The clock
+    /// skips 0, the epoch of a slot that never pushed, when it wraps (a
+    /// `usize` clock could), so two fresh slots never share a stamp. (A
+    /// `usize` clock that comes round to an idle slot's old epoch after
+    /// 2^32 claims is past the half of its range that stamps are compared
+    /// within: see [`due`].)
+    pub(super) fn claim(&mut self, clock: &AtomicStamp) -> Stamp {
         loop {
-            let next = match now.wrapping_add(1) {
-                0 => 1,
-                next => next,
-            };
-            match clock.compare_exchange(now, next, Relaxed, Relaxed) {
-                Ok(_) => {
-                    self.epoch = next;
-                    return next;
-                }
-                Err(seen) => now = seen,
+            let next = clock.fetch_add(1, Relaxed).wrapping_add(1);
+            if next != 0 {
+                self.epoch = next;
+                return next;
             }
         }
     }
