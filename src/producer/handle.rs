@@ -174,7 +174,10 @@ impl<T> Producer<T> {
     #[cold]
     #[inline(never)]
     fn push_reclaiming(&self, value: &mut Option<T>) -> Result<(), Missed> {
-        let mut shards = self.shared.lock_shards().expect("a shard missed");
+        let Some(mut shards) = self.shared.lock_shards() else {
+            // No shard ever prepaid room: the miss was exact.
+            return Err(Missed::Full);
+        };
         let shard = self.shared.own_shard(&mut shards);
         if shard.arrival {
             return self.push_locked(shard, value);
@@ -768,13 +771,18 @@ impl<T> Producer<T> {
         if !batch.is_empty() && shard && self.shared.flags.max.load(Relaxed) != usize::MAX {
             // Not all of it fitted, and other shards may hold prepaid
             // room: again with every shard locked, where "full" is exact.
-            let mut shards = self.shared.lock_shards().expect("a shard pushed");
-            let shard = self.shared.own_shard(&mut shards);
-            let again = if shard.arrival {
-                self.move_batch_locked(shard, batch)
-            } else {
-                drop(shards);
-                self.move_batch_locked(&mut lock(&self.own_slot().state), batch)
+            let again = match self.shared.lock_shards() {
+                // No shard ever prepaid room: what did not fit was exact.
+                None => Ok(false),
+                Some(mut shards) => {
+                    let shard = self.shared.own_shard(&mut shards);
+                    if shard.arrival {
+                        self.move_batch_locked(shard, batch)
+                    } else {
+                        drop(shards);
+                        self.move_batch_locked(&mut lock(&self.own_slot().state), batch)
+                    }
+                }
             };
             match again {
                 // Closed since the first part moved: that part counts (a

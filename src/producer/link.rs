@@ -210,11 +210,15 @@ impl<T> ProducerLink<T> {
     /// under (visible + its pushes).
     pub(crate) fn reserve_for_pass(&self, owned: usize) -> usize {
         let mut queue = self.sync(owned);
-        // The shards' prepaid room too: every shard locked, so none is
-        // left where a push could use it.
-        let shards = self.shared.lock_shards();
-        let taken = self.shared.counters.room.swap(0, SeqCst);
-        drop(shards);
+        let mut taken = self.shared.counters.room.swap(0, SeqCst);
+        // The shards' prepaid room too, every shard locked, so that none
+        // is left where a push could use it (`None`: none was ever
+        // prepaid, read after the swap, so none can be now: see
+        // `Shared::lock_shards`).
+        if let Some(shards) = self.shared.lock_shards() {
+            taken += self.shared.counters.room.swap(0, SeqCst);
+            drop(shards);
+        }
         queue.held += taken;
         queue.held
     }

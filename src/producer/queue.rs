@@ -62,6 +62,11 @@ pub(super) struct Counters {
     /// docs): read by every push, written only when another handle or a
     /// commit moved it since this handle's last push.
     pub(super) clock: AtomicStamp,
+    /// A shard has prepaid room at some time (see [`Shared::take_one`]):
+    /// set, once, before the first compare-and-swap that takes more than
+    /// one unit. While it is clear no shard holds any, and "full" needs no
+    /// look at the shards (see [`Shared::lock_shards`]).
+    pub(super) prepaid_ever: AtomicBool,
 }
 
 /// The handles' counts, written when a handle is made or dropped (no lock:
@@ -586,6 +591,7 @@ impl<T> Shared<T> {
                 room: AtomicUsize::new(max),
                 // Slots start at epoch 0, which the clock never shows.
                 clock: AtomicStamp::new(1),
+                prepaid_ever: AtomicBool::new(false),
             }),
             handles: OwnLine(Handles {
                 producers: AtomicUsize::new(0),
@@ -667,16 +673,21 @@ impl<T> Shared<T> {
             Some(shards) if slot.shard => PREPAY_SHARE * shards.len(),
             _ => usize::MAX,
         };
-        let mut room = self.counters.room.load(Relaxed);
+        // `SeqCst` reads: an empty `room` read here, then a clear
+        // `prepaid_ever`, mean no room anywhere (see `lock_shards`).
+        let mut room = self.counters.room.load(SeqCst);
         loop {
             if room == 0 {
                 return false;
             }
             let take = (room / share).clamp(1, PREPAY_MAX);
+            if take > 1 && !self.counters.prepaid_ever.load(Relaxed) {
+                self.counters.prepaid_ever.store(true, SeqCst);
+            }
             match self
                 .counters
                 .room
-                .compare_exchange_weak(room, room - take, SeqCst, Relaxed)
+                .compare_exchange_weak(room, room - take, SeqCst, SeqCst)
             {
                 Ok(_) => {
                     slot.prepaid = take - 1;
@@ -691,9 +702,21 @@ impl<T> Shared<T> {
     /// holds it, before any handle's own slot), and moves their prepaid
     /// room back to `room`: while the guards are held, `room` is all the
     /// free room there is, so a caller that then finds none knows the
-    /// queue is full. `None` before the first handle made the shards.
+    /// queue is full.
+    ///
+    /// `None`, locking nothing, if no shard ever prepaid room (or before
+    /// the first handle made the shards). A caller that read `room` empty
+    /// before this (`SeqCst`) then knows there was no room anywhere at
+    /// that read: a shard sets `prepaid_ever` before the first
+    /// compare-and-swap that takes more than one unit, so any prepaid
+    /// room then came from a swap that the read followed, and the flag's
+    /// write precedes that. Nor can there be any later while `room` stays
+    /// empty (prepaid room comes from `room`).
     #[cold]
     pub(super) fn lock_shards(&self) -> Option<ShardGuards<'_, T>> {
+        if !self.counters.prepaid_ever.load(SeqCst) {
+            return None;
+        }
         let shards = self.shards.get()?;
         let mut guards: ShardGuards<'_, T> =
             core::array::from_fn(|i| shards.get(i).map(|shard| lock(&shard.state)));
@@ -729,7 +752,8 @@ impl<T> Shared<T> {
         if self.flags.max.load(Relaxed) == usize::MAX {
             return wanted;
         }
-        let mut room = self.counters.room.load(Relaxed);
+        // `SeqCst`, as in `take_one`.
+        let mut room = self.counters.room.load(SeqCst);
         loop {
             let take = room.min(wanted);
             if take == 0 {
@@ -738,7 +762,7 @@ impl<T> Shared<T> {
             match self
                 .counters
                 .room
-                .compare_exchange_weak(room, room - take, SeqCst, Relaxed)
+                .compare_exchange_weak(room, room - take, SeqCst, SeqCst)
             {
                 Ok(_) => return take,
                 Err(now) => room = now,
@@ -891,12 +915,16 @@ impl<'a, T> Locked<'a, T> {
         // locked at once: none can be prepaid again while `room` is empty
         // (prepaid room comes from `room`, and moves back only from where
         // there is some), so an empty `room` read then is no room at all.
-        let no_room = shared.flags.max.load(Relaxed) != usize::MAX && {
-            let shards = shared.lock_shards();
-            let empty = shared.counters.room.load(SeqCst) == 0;
-            drop(shards);
-            empty
-        };
+        let no_room = shared.flags.max.load(Relaxed) != usize::MAX
+            && shared.counters.room.load(SeqCst) == 0
+            && match shared.lock_shards() {
+                Some(shards) => {
+                    let empty = shared.counters.room.load(SeqCst) == 0;
+                    drop(shards);
+                    empty
+                }
+                None => true,
+            };
         // Read before the scan too: handles leave without the control lock.
         // A count of 0 read here follows the last drop, which follows that
         // handle's pushes, which the scan then sees; a count that drops to

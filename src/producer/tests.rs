@@ -425,6 +425,9 @@ fn the_owner_takes_prepaid_room_for_its_pushes_and_its_passes() {
         assert_eq!(link.reserve_for_pass(0), max - 1);
         assert_eq!(prepaid(&link), 0);
         go.wait();
-        assert_eq!(shard.join().unwrap(), Err(crate::error::TryPushError::Full(1)));
+        assert_eq!(
+            shard.join().unwrap(),
+            Err(crate::error::TryPushError::Full(1))
+        );
     });
 }
