@@ -233,15 +233,16 @@ impl<T> ProducerLink<T> {
         {
             let mut guards: Vec<MutexGuard<'_, SlotState<T>>> =
                 queue.slots.iter().map(|slot| lock(&slot.state)).collect();
-            // Prepaid room is free room: the new `room` below counts it.
-            for state in &mut guards {
-                state.prepaid = 0;
-            }
             let in_slots = guards
                 .iter()
                 .fold(0usize, |n, s| n.saturating_add(s.items.len() + s.reserved));
             if in_slots.saturating_add(owned) > max {
                 return false;
+            }
+            // Prepaid room is free room: the new `room` below counts it.
+            // (Only once the change is sure: a refused one keeps it.)
+            for state in &mut guards {
+                state.prepaid = 0;
             }
             self.shared.flags.max.store(max, Relaxed);
             if max != usize::MAX {

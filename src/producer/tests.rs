@@ -431,3 +431,20 @@ fn the_owner_takes_prepaid_room_for_its_pushes_and_its_passes() {
         );
     });
 }
+
+/// A bound change that does not fit (more is queued than the new bound)
+/// changes nothing: the room a shard prepaid is still there for pushes.
+#[test]
+fn a_refused_bound_change_keeps_the_prepaid_room() {
+    let max = 1000;
+    let link = ProducerLink::<usize>::new(max, ProducerOrder::Arrival);
+    let producer = link.producer(0);
+    on_another_shard(&link, || producer.push(0).unwrap());
+    assert!(prepaid(&link) > 0);
+    assert!(!link.set_max(0, 0), "one value is queued");
+    let mut pushed = 1;
+    while producer.try_push(pushed).is_ok() {
+        pushed += 1;
+    }
+    assert_eq!(pushed, max, "full exactly at the bound");
+}
