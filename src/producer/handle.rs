@@ -169,24 +169,31 @@ impl<T> Producer<T> {
 
     /// A push into a shard that found no room: pushes with every shard
     /// locked and their prepaid room back in `room`, so that a miss means
-    /// the queue is full. (If the order changed meanwhile, the push goes
-    /// to the handle's own slot, where no room is prepaid.)
+    /// the queue is full.
     #[cold]
     #[inline(never)]
     fn push_reclaiming(&self, value: &mut Option<T>) -> Result<(), Missed> {
-        let Some(mut shards) = self.shared.lock_shards() else {
+        self.with_room_reclaimed(|slot| self.push_locked(slot, value))
             // No shard ever prepaid room: the miss was exact.
-            return Err(Missed::Full);
-        };
+            .unwrap_or(Err(Missed::Full))
+    }
+
+    /// Runs `f` on the slot this thread's pushes go to, with every shard
+    /// locked and their prepaid room back in `room`: its shard, or, if the
+    /// order changed since the caller looked, the handle's own slot
+    /// (locked after the shards were released: no room is prepaid there).
+    /// `None`, running nothing, if no shard ever prepaid room (see
+    /// [`Shared::lock_shards`]).
+    fn with_room_reclaimed<R>(&self, f: impl FnOnce(&mut SlotState<T>) -> R) -> Option<R> {
+        let mut shards = self.shared.lock_shards()?;
         let shard = self.shared.own_shard(&mut shards);
         if shard.arrival {
-            return self.push_locked(shard, value);
+            return Some(f(shard));
         }
         drop(shards);
         // Registered already if a push under the control lock gets here
         // (see `PushFuture::poll`).
-        let mut slot = lock(&self.own_slot().state);
-        self.push_locked(&mut slot, value)
+        Some(f(&mut lock(&self.own_slot().state)))
     }
 
     /// A new handle of `shared`, numbered `seq`.
@@ -768,22 +775,14 @@ impl<T> Producer<T> {
         let mut moved = self.move_batch_locked(&mut slot, batch)?;
         let shard = slot.shard;
         drop(slot);
-        if !batch.is_empty() && shard && self.shared.flags.max.load(Relaxed) != usize::MAX {
-            // Not all of it fitted, and other shards may hold prepaid
-            // room: again with every shard locked, where "full" is exact.
-            let again = match self.shared.lock_shards() {
+        if !batch.is_empty() && shard {
+            // Not all of it fitted (so the queue is bounded), and other
+            // shards may hold prepaid room: again with every shard locked,
+            // where "full" is exact.
+            let again = self
+                .with_room_reclaimed(|slot| self.move_batch_locked(slot, batch))
                 // No shard ever prepaid room: what did not fit was exact.
-                None => Ok(false),
-                Some(mut shards) => {
-                    let shard = self.shared.own_shard(&mut shards);
-                    if shard.arrival {
-                        self.move_batch_locked(shard, batch)
-                    } else {
-                        drop(shards);
-                        self.move_batch_locked(&mut lock(&self.own_slot().state), batch)
-                    }
-                }
-            };
+                .unwrap_or(Ok(false));
             match again {
                 // Closed since the first part moved: that part counts (a
                 // close refuses only what comes after it).

@@ -164,6 +164,12 @@ const PREPAY_MAX: usize = 32;
 /// alone 31 times in 32; near the bound every push takes exactly one.
 const PREPAY_SHARE: usize = 4;
 
+/// Which of `shards` shards (a power of two) this thread's pushes go to.
+#[inline]
+pub(super) fn shard_index(shards: usize) -> usize {
+    thread_index() & (shards - 1)
+}
+
 /// How many shards a queue has: two per core, a power of two between 2
 /// and 64 (two under loom, whose threads are few).
 fn shard_count() -> usize {
@@ -606,7 +612,7 @@ impl<T> Shared<T> {
     #[inline]
     pub(super) fn shard(&self) -> Option<&Slot<T>> {
         let shards = self.shards.get()?;
-        Some(&shards[thread_index() & (shards.len() - 1)])
+        Some(&shards[shard_index(shards.len())])
     }
 
     /// Counts a new handle of a queue whose shards exist and returns its
@@ -738,9 +744,7 @@ impl<T> Shared<T> {
         guards: &'g mut ShardGuards<'a, T>,
     ) -> &'g mut MutexGuard<'a, SlotState<T>> {
         let n = self.shards.get().map_or(1, |shards| shards.len());
-        guards[thread_index() & (n - 1)]
-            .as_mut()
-            .expect("a shard's guard")
+        guards[shard_index(n)].as_mut().expect("a shard's guard")
     }
 
     /// Takes up to `wanted` units of room (all of them when unbounded);

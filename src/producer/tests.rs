@@ -10,7 +10,7 @@ use core::sync::atomic::Ordering::SeqCst;
 use std::time::Duration;
 
 use super::link::merge_runs;
-use super::queue::{Part, Run, SlotState, SWEEP_MIN};
+use super::queue::{shard_index, Part, Run, SlotState, SWEEP_MIN};
 use super::*;
 use crate::sync::Stamp;
 
@@ -346,10 +346,10 @@ fn prepaid<T>(link: &ProducerLink<T>) -> usize {
 /// thread is tried).
 fn on_another_shard<T: Send, R: Send>(link: &ProducerLink<T>, f: impl Fn() -> R + Sync) -> R {
     let shards = link.shared.lock().shard_slots;
-    let mine = crate::sync::thread_index() & (shards - 1);
+    let mine = shard_index(shards);
     loop {
         let ran = std::thread::scope(|s| {
-            s.spawn(|| (crate::sync::thread_index() & (shards - 1) != mine).then(&f))
+            s.spawn(|| (shard_index(shards) != mine).then(&f))
                 .join()
                 .unwrap()
         });
@@ -359,6 +359,17 @@ fn on_another_shard<T: Send, R: Send>(link: &ProducerLink<T>, f: impl Fn() -> R 
     }
 }
 
+/// A queue bounded to `max` with a handle whose first push, made on
+/// another thread's shard than this one's, took room ahead for that
+/// shard (checked): the value 0 is queued.
+fn prepaid_elsewhere(max: usize) -> (ProducerLink<usize>, Producer<usize>) {
+    let link = ProducerLink::<usize>::new(max, ProducerOrder::Arrival);
+    let producer = link.producer(0);
+    on_another_shard(&link, || producer.push(0).unwrap());
+    assert!(prepaid(&link) > 0, "the first push prepaid room");
+    (link, producer)
+}
+
 /// A shard's first push on a roomy bounded queue takes room ahead for its
 /// next pushes; that room is still free room for every other push: a
 /// push from another shard gets all of it before the queue says `Full`,
@@ -366,10 +377,7 @@ fn on_another_shard<T: Send, R: Send>(link: &ProducerLink<T>, f: impl Fn() -> R 
 #[test]
 fn prepaid_room_is_free_room_for_the_other_shards() {
     let max = 1000;
-    let link = ProducerLink::<usize>::new(max, ProducerOrder::Arrival);
-    let producer = link.producer(0);
-    on_another_shard(&link, || producer.push(0).unwrap());
-    assert!(prepaid(&link) > 0, "the first push prepaid room");
+    let (link, producer) = prepaid_elsewhere(max);
     let mut pushed = 1;
     while producer.try_push(pushed).is_ok() {
         pushed += 1;
@@ -378,10 +386,7 @@ fn prepaid_room_is_free_room_for_the_other_shards() {
     assert_eq!(prepaid(&link), 0);
     assert_eq!(link.len(), max);
     // The same for batches: a roomy queue again, then one batch of all.
-    let mut link = ProducerLink::<usize>::new(max, ProducerOrder::Arrival);
-    let producer = link.producer(0);
-    on_another_shard(&link, || producer.push(0).unwrap());
-    assert!(prepaid(&link) > 0);
+    let (mut link, producer) = prepaid_elsewhere(max);
     let mut batch: Vec<usize> = (1..=max).collect();
     assert!(producer.try_push_batch(&mut batch).is_err());
     assert_eq!(batch, [max], "everything but the one too many fitted");
@@ -396,10 +401,7 @@ fn prepaid_room_is_free_room_for_the_other_shards() {
 #[test]
 fn the_owner_takes_prepaid_room_for_its_pushes_and_its_passes() {
     let max = 1000;
-    let link = ProducerLink::<usize>::new(max, ProducerOrder::Arrival);
-    let producer = link.producer(0);
-    on_another_shard(&link, || producer.push(0).unwrap());
-    assert!(prepaid(&link) > 0);
+    let (link, _producer) = prepaid_elsewhere(max);
     // The owner's pushes (`owned` counts them): all the rest of the room.
     let mut owned = 0;
     while link.reserve_one(owned) {
@@ -437,10 +439,7 @@ fn the_owner_takes_prepaid_room_for_its_pushes_and_its_passes() {
 #[test]
 fn a_refused_bound_change_keeps_the_prepaid_room() {
     let max = 1000;
-    let link = ProducerLink::<usize>::new(max, ProducerOrder::Arrival);
-    let producer = link.producer(0);
-    on_another_shard(&link, || producer.push(0).unwrap());
-    assert!(prepaid(&link) > 0);
+    let (link, producer) = prepaid_elsewhere(max);
     assert!(!link.set_max(0, 0), "one value is queued");
     let mut pushed = 1;
     while producer.try_push(pushed).is_ok() {
