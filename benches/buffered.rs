@@ -88,6 +88,9 @@
 //! `RWC_PRODUCER_THREADS`: the N of the sync shapes (default `1,2,4`).
 //! `RWC_GROUPS`: comma-separated prefixes of the producer groups to build
 //! and run (default all), e.g. `producers/unbounded,producers/async`.
+//! `RWC_METHODS`: comma-separated method names to keep in those groups
+//! (default all), e.g. `read_write_collection,crossbeam`; a group whose
+//! reference is left out prints no ratio to it.
 //! `RWC_ALTERNATE=rounds`: the alternating table below instead of
 //! criterion.
 //!
@@ -1062,6 +1065,13 @@ pub(crate) mod imp {
         shapes.push(uncontended_shape(m));
         shapes.extend(crate::service_shapes::shapes(&threads, m, benching));
         shapes.retain(|s| group_selected(&s.name()));
+        if let Ok(list) = std::env::var("RWC_METHODS") {
+            let keep: Vec<&str> = list.split(',').map(str::trim).collect();
+            for s in &mut shapes {
+                s.methods.retain(|m| keep.contains(&m.name));
+            }
+            shapes.retain(|s| !s.methods.is_empty());
+        }
         shapes
     }
 
