@@ -62,27 +62,6 @@ pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     }
 }
 
-/// Locks `mutex` (ignoring poisoning, as [`lock`]) for a thread that
-/// would otherwise spin on a lock another thread holds for a moment at a
-/// time, over and over: a producer's buffer, which its producer locks for
-/// every push. If the lock is taken, this thread yields once before it
-/// blocks, instead of spinning on the lock's cache line (which would take
-/// the line from the holder in the middle of its push, and make the
-/// holder's unlock and next lock miss).
-pub(crate) fn lock_politely<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    match mutex.try_lock() {
-        Ok(guard) => guard,
-        Err(std::sync::TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
-        Err(std::sync::TryLockError::WouldBlock) => {
-            #[cfg(all(test, loom))]
-            loom::thread::yield_now();
-            #[cfg(not(all(test, loom)))]
-            std::thread::yield_now();
-            lock(mutex)
-        }
-    }
-}
-
 /// `Condvar::wait`, ignoring poisoning (see [`lock`]).
 pub(crate) fn wait<'a, T>(condvar: &Condvar, guard: MutexGuard<'a, T>) -> MutexGuard<'a, T> {
     match condvar.wait(guard) {

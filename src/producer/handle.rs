@@ -14,10 +14,11 @@ use super::queue::Locked;
 use super::queue::{Shared, Slot, SlotState};
 #[cfg(not(all(test, loom)))]
 use super::queue::{SNOOZE_STEPS, SPIN_STEPS};
+use super::raw::SlotGuard;
 #[cfg(feature = "async")]
 use super::wakers::Registration;
 use crate::error::{PushTimeoutError, TryPushError};
-use crate::sync::{lock, Arc, MutexGuard};
+use crate::sync::Arc;
 use std::sync::OnceLock;
 
 /// A handle that pushes into a [`BufferedCollection`](crate::BufferedCollection)'s
@@ -193,7 +194,7 @@ impl<T> Producer<T> {
         drop(shards);
         // Registered already if a push under the control lock gets here
         // (see `PushFuture::poll`).
-        Some(f(&mut lock(&self.own_slot().state)))
+        Some(f(&mut self.own_slot().state.lock()))
     }
 
     /// A new handle of `shared`, numbered `seq`.
@@ -241,10 +242,10 @@ impl<T> Producer<T> {
     /// thread's pushes through many handles in one run), in per-producer
     /// order this handle's own.
     #[inline]
-    fn lock_target(&self) -> MutexGuard<'_, SlotState<T>> {
+    fn lock_target(&self) -> SlotGuard<'_, SlotState<T>> {
         if self.shared.flags.arrival.load(Relaxed) {
             if let Some(shard) = self.shared.shard() {
-                let shard = lock(&shard.state);
+                let shard = shard.state.lock();
                 // Checked under the shard's lock, which a change of order
                 // holds: the flag read above is only a hint.
                 if shard.arrival {
@@ -252,15 +253,15 @@ impl<T> Producer<T> {
                 }
             }
         }
-        lock(&self.own_slot().state)
+        self.own_slot().state.lock()
     }
 
     /// Locks this handle's slot and takes room for one value (bounded), if
     /// the collection is open and has it: a permit's reservation, filled
     /// later by [`push_reserved`](Self::push_reserved).
     #[cfg(feature = "async")]
-    fn lock_with_room(&self) -> Result<MutexGuard<'_, SlotState<T>>, Missed> {
-        let slot = lock(&self.own_slot().state);
+    fn lock_with_room(&self) -> Result<SlotGuard<'_, SlotState<T>>, Missed> {
+        let slot = self.own_slot().state.lock();
         if self.shared.is_closed() {
             return Err(Missed::Closed);
         }
@@ -272,7 +273,7 @@ impl<T> Producer<T> {
         // exact.
         drop(slot);
         let shards = self.shared.lock_shards();
-        let slot = lock(&self.own_slot().state);
+        let slot = self.own_slot().state.lock();
         if self.shared.is_closed() {
             return Err(Missed::Closed);
         }
@@ -910,7 +911,7 @@ impl<T> Producer<T> {
     /// slot panics, nothing changed: the permit still holds its room.
     pub(super) fn push_reserved(&self, value: T) -> Option<T> {
         let unread = {
-            let mut slot = lock(&self.own_slot().state);
+            let mut slot = self.own_slot().state.lock();
             // Under the slot's lock, which the collection's last look at
             // the slots takes after setting `gone`.
             if self.shared.flags.gone.load(SeqCst) {
@@ -943,7 +944,7 @@ impl<T> Producer<T> {
         {
             // Registered when the permits were taken (`poll_reserve`).
             let own = self.slot.get().expect("a handle with permits has its slot");
-            let mut slot = lock(&own.state);
+            let mut slot = own.state.lock();
             debug_assert!(slot.reserved >= n);
             slot.reserved -= n;
         }
@@ -989,7 +990,7 @@ impl<T> Drop for Producer<T> {
         // looks.)
         #[cfg(feature = "async")]
         if slot.permits.load(Relaxed) {
-            let forgotten = core::mem::take(&mut lock(&slot.state).reserved);
+            let forgotten = core::mem::take(&mut slot.state.lock().reserved);
             if forgotten > 0 {
                 if self.shared.flags.max.load(Relaxed) != usize::MAX {
                     // Room grows under the control lock (module docs).

@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 use super::futures::WaitPendingFuture;
 use super::handle::{Producer, ProducerOrder};
 use super::queue::{Locked, Part, Queue, Shared, SlotState};
+use super::raw::SlotGuard;
 use crate::error::WaitError;
-use crate::sync::{lock, lock_politely, Arc, MutexGuard, Stamp};
+use crate::sync::{Arc, Stamp};
 
 /// The collection's end of the producers' queue. Dropping it closes the
 /// queue: later pushes fail and queued elements are dropped exactly once.
@@ -231,8 +232,8 @@ impl<T> ProducerLink<T> {
     pub(crate) fn set_max(&self, max: usize, owned: usize) -> bool {
         let mut queue = self.shared.lock();
         {
-            let mut guards: Vec<MutexGuard<'_, SlotState<T>>> =
-                queue.slots.iter().map(|slot| lock(&slot.state)).collect();
+            let mut guards: Vec<SlotGuard<'_, SlotState<T>>> =
+                queue.slots.iter().map(|slot| slot.state.lock()).collect();
             let in_slots = guards
                 .iter()
                 .fold(0usize, |n, s| n.saturating_add(s.items.len() + s.reserved));
@@ -309,8 +310,8 @@ impl<T> ProducerLink<T> {
         let arrival = order == ProducerOrder::Arrival;
         // Every slot locked before any changes (the guards' `Vec` is the
         // only allocation, made before that).
-        let mut guards: Vec<MutexGuard<'_, SlotState<T>>> =
-            queue.slots.iter().map(|slot| lock(&slot.state)).collect();
+        let mut guards: Vec<SlotGuard<'_, SlotState<T>>> =
+            queue.slots.iter().map(|slot| slot.state.lock()).collect();
         let clock = &self.shared.counters.clock;
         let mut prepaid = 0;
         for state in &mut guards {
@@ -431,7 +432,7 @@ impl<T> Taker<T> {
             // nothing is visible, become `dest` by a swap: no room needed.
             let swapped = dest.is_empty() && total == 0 && i + 1 == slots;
             loop {
-                let mut state = lock_politely(&slot.state);
+                let mut state = slot.state.lock_politely();
                 let items = state.items.len();
                 if items == 0 {
                     break;
@@ -547,7 +548,7 @@ impl<T> Taker<T> {
         let mut total = 0;
         let mut left_behind = false;
         for (index, slot) in queue.slots.iter().enumerate() {
-            let state = lock_politely(&slot.state);
+            let state = slot.state.lock_politely();
             let (items, runs) = state.due(cut);
             if items > 0 {
                 self.plan.push(Planned { index, items, runs });
@@ -581,7 +582,7 @@ impl<T> Taker<T> {
         }
         // The second look: nothing below allocates or fails.
         for (planned, part) in self.plan.iter().zip(self.parts.iter_mut()) {
-            let mut state = lock_politely(&queue.slots[planned.index].state);
+            let mut state = queue.slots[planned.index].state.lock_politely();
             let (due, _) = state.due(cut);
             let held = state.items.len();
             let added = due - planned.items;

@@ -2,8 +2,8 @@
 //!
 //! # Where a push goes
 //!
-//! Pushes go into *slots*: a `Vec` behind its own mutex, which only the
-//! pushes that pick it and the collection's owner ever lock. There are
+//! Pushes go into *slots*: a `Vec` behind its own lock, which only the
+//! pushes that pick it and the collection's owner ever take. There are
 //! two kinds:
 //!
 //! * **Shards**, for arrival order (the default): one per producer
@@ -15,7 +15,7 @@
 //!   clock's epoch from one push to the next and opens no new run; and
 //!   threads numbered apart never wait for each other. Any slot keeps
 //!   arrival order (the proof below never asks which slot a push picks),
-//!   so more threads than shards only share a mutex.
+//!   so more threads than shards only share a lock.
 //! * **A handle's own slot**, for [`ProducerOrder::PerProducer`] (each
 //!   handle's values together) and for the values of its permits: made
 //!   and registered the first time the handle needs it, in its place (the
@@ -139,7 +139,7 @@
 //!
 //! Memory per producer handle: the handle (an `Arc`, its number and its
 //! own slot once it needs one: 32 bytes), and then that slot (one 256-byte
-//! allocation: the `Arc` counts, then the mutex, `Vec`, permit count and
+//! allocation: the `Arc` counts, then the lock, `Vec`, permit count and
 //! "handle dropped" flag alone on 128 bytes of cache lines, so that two
 //! slots never share a line) plus the capacity its buffer grew to, and 8
 //! bytes in the registry. The shards are made once per collection, with
@@ -191,6 +191,22 @@
 //!   control lock, but never makes more of it: prepaid room comes only
 //!   from `room`, so once both are empty they stay so until the owner
 //!   frees room (under the control lock, waking the producers).
+//!   That look at every shard is skipped while `maybe_prepaid` is clear: a
+//!   shard sets it before it takes more than one unit, and the look clears
+//!   it (every shard locked, none holding prepaid room). So the pushes of
+//!   a full queue lock the shards once per refill, not once each.
+//!
+//! # The slots' lock
+//!
+//! A slot's lock is a spin lock (`raw::SpinLock`), not a mutex: every push
+//! takes it, and a mutex's unlock is an atomic exchange (it must see
+//! whether a thread sleeps on the lock), which waits for the push's stores
+//! to leave the core; the spin lock's unlock is a releasing store. Its
+//! holders never wait while they hold it (a push, the swap of a commit, a
+//! bound change), so a waiter spins a little, yields a few times, then
+//! sleeps 20 µs at a time: only a holder that was preempted keeps it long,
+//! and a sleeping waiter leaves its core to it. Its acquire and release
+//! give the same orderings as a mutex's, which the arguments here use.
 //!
 //! # Who wakes whom
 //!
@@ -201,7 +217,7 @@
 //!   hold values or for nothing more to be able to arrive. A consumer sets
 //!   `consumers_waiting` and then locks each slot to look: a push either
 //!   finishes before the consumer locks its slot (the consumer sees the
-//!   value) or locks it after (the slot's mutex orders the flag before the
+//!   value) or locks it after (the slot's lock orders the flag before the
 //!   push's read of it, and the push wakes the consumer through the
 //!   control lock, which the consumer holds until it sleeps). Waking the
 //!   consumers clears the flag: the *first* push after a wait starts wakes

@@ -13,6 +13,7 @@ use std::time::Duration;
 use super::handle::ProducerOrder;
 use super::link::Waited;
 #[cfg(feature = "async")]
+use super::raw::{SlotGuard, SlotLock};
 use super::wakers::Wakers;
 use crate::raw::PassEndSlot;
 use crate::sync::{
@@ -62,11 +63,12 @@ pub(super) struct Counters {
     /// docs): read by every push, written only when another handle or a
     /// commit moved it since this handle's last push.
     pub(super) clock: AtomicStamp,
-    /// A shard has prepaid room at some time (see [`Shared::take_one`]):
-    /// set, once, before the first compare-and-swap that takes more than
-    /// one unit. While it is clear no shard holds any, and "full" needs no
-    /// look at the shards (see [`Shared::lock_shards`]).
-    pub(super) prepaid_ever: AtomicBool,
+    /// A shard may hold prepaid room (see [`Shared::take_one`]): set
+    /// before a compare-and-swap that takes more than one unit, cleared
+    /// by [`Shared::lock_shards`] once it has every shard locked and
+    /// their prepaid room back in `room`. While it is clear no shard
+    /// holds any, and "full" needs no look at the shards.
+    pub(super) maybe_prepaid: AtomicBool,
 }
 
 /// The handles' counts, written when a handle is made or dropped (no lock:
@@ -119,7 +121,7 @@ impl<V> Deref for OwnLine<V> {
 /// and the owner's commit are the only ones who touch it.
 #[repr(align(128))]
 pub(super) struct Slot<T> {
-    pub(super) state: Mutex<SlotState<T>>,
+    pub(super) state: SlotLock<SlotState<T>>,
     /// Where it sits in the registry: its handle's number (handles are
     /// numbered as they are made), 0 for the shards, which come first.
     seq: usize,
@@ -135,7 +137,7 @@ pub(super) struct Slot<T> {
 impl<T> Slot<T> {
     fn new(arrival: bool, seq: usize) -> Arc<Self> {
         Arc::new(Slot {
-            state: Mutex::new(SlotState::new(arrival, seq == 0)),
+            state: SlotLock::new(SlotState::new(arrival, seq == 0)),
             seq,
             dead: AtomicBool::new(false),
             #[cfg(feature = "async")]
@@ -153,7 +155,7 @@ const MAX_SHARDS: usize = 64;
 /// Every shard's lock, held at once (see [`Shared::lock_shards`]);
 /// `None` past the queue's shards. No allocation: the slow paths that
 /// take it must not fail where a push would not.
-pub(super) type ShardGuards<'a, T> = [Option<MutexGuard<'a, SlotState<T>>>; MAX_SHARDS];
+pub(super) type ShardGuards<'a, T> = [Option<SlotGuard<'a, SlotState<T>>>; MAX_SHARDS];
 
 /// A shard whose prepaid room is used up takes at most this many units
 /// at once (see [`Shared::take_one`]).
@@ -522,7 +524,7 @@ impl<T> Queue<T> {
     /// handle.
     pub(super) fn sweep(&mut self) {
         self.slots
-            .retain(|slot| !Self::is_dead(slot) || !lock(&slot.state).items.is_empty());
+            .retain(|slot| !Self::is_dead(slot) || !slot.state.lock().items.is_empty());
         self.dead = self.slots.iter().filter(|slot| Self::is_dead(slot)).count();
         self.schedule_sweep();
     }
@@ -597,7 +599,7 @@ impl<T> Shared<T> {
                 room: AtomicUsize::new(max),
                 // Slots start at epoch 0, which the clock never shows.
                 clock: AtomicStamp::new(1),
-                prepaid_ever: AtomicBool::new(false),
+                maybe_prepaid: AtomicBool::new(false),
             }),
             handles: OwnLine(Handles {
                 producers: AtomicUsize::new(0),
@@ -680,15 +682,17 @@ impl<T> Shared<T> {
             _ => usize::MAX,
         };
         // `SeqCst` reads: an empty `room` read here, then a clear
-        // `prepaid_ever`, mean no room anywhere (see `lock_shards`).
+        // `maybe_prepaid`, mean no room anywhere (see `lock_shards`).
         let mut room = self.counters.room.load(SeqCst);
         loop {
             if room == 0 {
                 return false;
             }
             let take = (room / share).clamp(1, PREPAY_MAX);
-            if take > 1 && !self.counters.prepaid_ever.load(Relaxed) {
-                self.counters.prepaid_ever.store(true, SeqCst);
+            // Under this shard's lock, which a clear holds: the load sees
+            // the last clear, or a set after it (which no clear followed).
+            if take > 1 && !self.counters.maybe_prepaid.load(Relaxed) {
+                self.counters.maybe_prepaid.store(true, SeqCst);
             }
             match self
                 .counters
@@ -710,22 +714,29 @@ impl<T> Shared<T> {
     /// free room there is, so a caller that then finds none knows the
     /// queue is full.
     ///
-    /// `None`, locking nothing, if no shard ever prepaid room (or before
-    /// the first handle made the shards). A caller that read `room` empty
-    /// before this (`SeqCst`) then knows there was no room anywhere at
-    /// that read: a shard sets `prepaid_ever` before the first
-    /// compare-and-swap that takes more than one unit, so any prepaid
-    /// room then came from a swap that the read followed, and the flag's
-    /// write precedes that. Nor can there be any later while `room` stays
-    /// empty (prepaid room comes from `room`).
+    /// `None`, locking nothing, if `maybe_prepaid` is clear: no shard
+    /// prepaid room since the last call that returned guards (or ever, or
+    /// before the first handle made the shards). A caller that read `room`
+    /// empty before this (`SeqCst`) then knows there was no room anywhere
+    /// at that read. Room a shard holds at that read came from its last
+    /// prepay, a compare-and-swap on `room` that the read follows in the
+    /// single order of `SeqCst` operations, and that shard set the flag
+    /// before that swap. A clear after the swap would have been made with
+    /// that shard locked, after the prepay, and would have taken the room
+    /// back. So the flag reads set. Nor can there be room later while
+    /// `room` stays empty: prepaid room comes from `room`.
+    ///
+    /// The flag is cleared here, with every shard locked and none holding
+    /// prepaid room: the pushes of a full queue, which all come here, lock
+    /// the shards once per refill, not once each.
     #[cold]
     pub(super) fn lock_shards(&self) -> Option<ShardGuards<'_, T>> {
-        if !self.counters.prepaid_ever.load(SeqCst) {
+        if !self.counters.maybe_prepaid.load(SeqCst) {
             return None;
         }
         let shards = self.shards.get()?;
         let mut guards: ShardGuards<'_, T> =
-            core::array::from_fn(|i| shards.get(i).map(|shard| lock(&shard.state)));
+            core::array::from_fn(|i| shards.get(i).map(|shard| shard.state.lock()));
         let prepaid = guards
             .iter_mut()
             .flatten()
@@ -735,6 +746,9 @@ impl<T> Shared<T> {
             // control lock.
             self.counters.room.fetch_add(prepaid, SeqCst);
         }
+        // No shard can prepay while these guards are held: one that does
+        // after they are dropped sets the flag again first.
+        self.counters.maybe_prepaid.store(false, SeqCst);
         Some(guards)
     }
 
@@ -742,7 +756,7 @@ impl<T> Shared<T> {
     pub(super) fn own_shard<'g, 'a>(
         &self,
         guards: &'g mut ShardGuards<'a, T>,
-    ) -> &'g mut MutexGuard<'a, SlotState<T>> {
+    ) -> &'g mut SlotGuard<'a, SlotState<T>> {
         let n = self.shards.get().map_or(1, |shards| shards.len());
         guards[shard_index(n)].as_mut().expect("a shard's guard")
     }
@@ -889,7 +903,7 @@ impl<'a, T> Locked<'a, T> {
         let mut queued = 0;
         let mut reserved = 0;
         for slot in &self.slots {
-            let slot = lock(&slot.state);
+            let slot = slot.state.lock();
             queued += slot.items.len();
             reserved += slot.reserved;
         }

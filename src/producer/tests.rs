@@ -336,7 +336,7 @@ fn prepaid<T>(link: &ProducerLink<T>) -> usize {
     let queue = link.shared.lock();
     queue.slots[..queue.shard_slots]
         .iter()
-        .map(|shard| crate::sync::lock(&shard.state).prepaid)
+        .map(|shard| shard.state.lock().prepaid)
         .sum()
 }
 
@@ -446,4 +446,38 @@ fn a_refused_bound_change_keeps_the_prepaid_room() {
         pushed += 1;
     }
     assert_eq!(pushed, max, "full exactly at the bound");
+}
+
+/// `maybe_prepaid` is set by a push that takes room ahead and cleared by
+/// the look at every shard that a "full" makes (which takes that room
+/// back): the pushes of a full queue then answer "full" without locking
+/// the shards, until a shard takes room ahead again.
+#[test]
+fn a_full_queue_looks_at_the_shards_once_per_refill() {
+    let max = 1000;
+    let (mut link, producer) = prepaid_elsewhere(max);
+    let maybe_prepaid =
+        |link: &ProducerLink<usize>| link.shared.counters.maybe_prepaid.load(SeqCst);
+    assert!(maybe_prepaid(&link), "set by the push that prepaid");
+    let mut pushed = 1;
+    while producer.try_push(pushed).is_ok() {
+        pushed += 1;
+    }
+    assert_eq!(pushed, max, "full exactly at the bound");
+    assert!(
+        !maybe_prepaid(&link),
+        "cleared by the look that found it full"
+    );
+    assert_eq!(prepaid(&link), 0);
+    // Still full, without that look: the flag says no shard holds room.
+    assert!(link.shared.lock_shards().is_none());
+    assert!(producer.try_push(max).is_err());
+    // Room again: the next push that takes room ahead sets it again.
+    let mut dest = Vec::new();
+    link.take_into(&mut dest);
+    assert_eq!(dest.len(), max);
+    // The collection (here, `dest`) let them go.
+    link.publish(0);
+    on_another_shard(&link, || producer.push(0).unwrap());
+    assert!(prepaid(&link) > 0 && maybe_prepaid(&link));
 }
