@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use super::handle::ProducerOrder;
 use super::link::Waited;
-#[cfg(feature = "async")]
 use super::raw::{SlotGuard, SlotLock};
+#[cfg(feature = "async")]
 use super::wakers::Wakers;
 use crate::raw::PassEndSlot;
 use crate::sync::{
