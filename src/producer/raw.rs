@@ -46,7 +46,7 @@ const LOCK_NAP: std::time::Duration = std::time::Duration::from_micros(20);
 /// The lock of a slot's pending values: every push takes it, and a commit
 /// takes it for as long as a swap of buffers (or a prefix's copy). A
 /// [`SpinLock`]; under loom a loom mutex, since loom cannot explore two
-/// threads that spin at once to an end (the spin lock has models of its
+/// threads that spin at once to an end (the spin lock has a model of its
 /// own below, with one waiter).
 #[cfg(not(all(test, loom)))]
 pub(super) type SlotLock<T> = SpinLock<T>;
@@ -363,7 +363,7 @@ mod model_lock {
     }
 }
 
-/// Loom models of [`SpinLock`] alone (loom's cell checks that no two
+/// A loom model of [`SpinLock`] alone (loom's cell checks that no two
 /// holders touch the value at once). One waiter at a time: loom cannot
 /// bring two spinning threads to an end.
 #[cfg(all(test, loom))]
