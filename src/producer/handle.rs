@@ -11,9 +11,11 @@ use std::time::{Duration, Instant};
 use super::futures::{poll_registered, PushFuture, ReserveFuture, ReserveOwnedFuture};
 #[cfg(feature = "async")]
 use super::queue::Locked;
+#[cfg(not(all(test, loom)))]
+use super::queue::SNOOZE_STEPS;
 use super::queue::{Shared, Slot, SlotState};
 #[cfg(not(all(test, loom)))]
-use super::queue::{SNOOZE_STEPS, SPIN_STEPS};
+use super::raw::backoff;
 use super::raw::SlotGuard;
 #[cfg(feature = "async")]
 use super::wakers::Registration;
@@ -175,7 +177,7 @@ impl<T> Producer<T> {
     #[inline(never)]
     fn push_reclaiming(&self, value: &mut Option<T>) -> Result<(), Missed> {
         self.with_room_reclaimed(|slot| self.push_locked(slot, value))
-            // No shard ever prepaid room: the miss was exact.
+            // No shard holds prepaid room: the miss was exact.
             .unwrap_or(Err(Missed::Full))
     }
 
@@ -183,7 +185,7 @@ impl<T> Producer<T> {
     /// locked and their prepaid room back in `room`: its shard, or, if the
     /// order changed since the caller looked, the handle's own slot
     /// (locked after the shards were released: no room is prepaid there).
-    /// `None`, running nothing, if no shard ever prepaid room (see
+    /// `None`, running nothing, if no shard can hold prepaid room (see
     /// [`Shared::lock_shards`]).
     fn with_room_reclaimed<R>(&self, f: impl FnOnce(&mut SlotState<T>) -> R) -> Option<R> {
         let mut shards = self.shared.lock_shards()?;
@@ -341,16 +343,13 @@ impl<T> Producer<T> {
     /// there only multiplies the schedules.)
     pub(super) fn snooze_for_room(&self) -> bool {
         #[cfg(not(all(test, loom)))]
-        for step in 0..SNOOZE_STEPS {
-            if step < SPIN_STEPS {
-                for _ in 0..1u32 << step {
-                    core::hint::spin_loop();
+        {
+            let mut step = 0;
+            while step < SNOOZE_STEPS {
+                backoff(&mut step);
+                if self.shared.is_closed() || self.shared.has_room() {
+                    return true;
                 }
-            } else {
-                std::thread::yield_now();
-            }
-            if self.shared.is_closed() || self.shared.has_room() {
-                return true;
             }
         }
         false
@@ -782,7 +781,7 @@ impl<T> Producer<T> {
             // where "full" is exact.
             let again = self
                 .with_room_reclaimed(|slot| self.move_batch_locked(slot, batch))
-                // No shard ever prepaid room: what did not fit was exact.
+                // No shard holds prepaid room: what did not fit was exact.
                 .unwrap_or(Ok(false));
             match again {
                 // Closed since the first part moved: that part counts (a

@@ -202,8 +202,9 @@
 //! takes it, and a mutex's unlock is an atomic exchange (it must see
 //! whether a thread sleeps on the lock), which waits for the push's stores
 //! to leave the core; the spin lock's unlock is a releasing store. Its
-//! holders never wait while they hold it (a push, the swap of a commit, a
-//! bound change), so a waiter spins a little, yields a few times, then
+//! holders (a push, the swap of a commit, a bound change) wait for
+//! nothing while they hold it but other slots' locks, in the lock order
+//! below, so a waiter spins a little, yields a few times, then
 //! sleeps 20 µs at a time: only a holder that was preempted keeps it long,
 //! and a sleeping waiter leaves its core to it. Its acquire and release
 //! give the same orderings as a mutex's, which the arguments here use.

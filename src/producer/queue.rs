@@ -557,10 +557,9 @@ impl<T> Queue<T> {
 
 /// A push that finds no room backs off this many times before it sleeps,
 /// the first `SPIN_STEPS` spinning (1, 2, 4, … spin hints), the rest
-/// yielding the thread (see [`Producer::snooze_for_room`]).
-#[cfg_attr(all(test, loom), allow(dead_code))]
+/// yielding the thread (see [`Producer::snooze_for_room`] and
+/// [`backoff`](super::raw::backoff), whose later steps nap).
 pub(super) const SNOOZE_STEPS: u32 = 10;
-#[cfg_attr(all(test, loom), allow(dead_code))]
 pub(super) const SPIN_STEPS: u32 = 6;
 
 /// Dead slots tolerated before a sweep (see [`Queue::sweep`]).

@@ -3,7 +3,7 @@
 //! passes over a bounded queue hand its room back when they end; and
 //! [`SlotLock`], the spin lock of a slot's pending values.
 
-use super::queue::Shared;
+use super::queue::{Shared, SNOOZE_STEPS, SPIN_STEPS};
 use crate::raw::PassEnd;
 
 // SAFETY: `Shared<T>` is `#[repr(C)]` with its `PassEndSlot`, made by
@@ -30,14 +30,6 @@ use loom::cell::{MutPtr, UnsafeCell};
 
 use crate::sync::AtomicBool;
 
-/// Spins of the first waits for a [`SpinLock`] (1, 2, 4, … `spin_loop`
-/// hints), before the next waits yield the thread.
-const LOCK_SPINS: u32 = 6;
-
-/// Waits for a [`SpinLock`] that yield the thread, after its spins,
-/// before each further wait sleeps for [`LOCK_NAP`].
-const LOCK_YIELDS: u32 = 4;
-
 /// How long a waiter for a [`SpinLock`] sleeps once it has spun and
 /// yielded: a holder that was preempted may be queued behind a busy thread
 /// on another core, and only a core that goes idle pulls it over.
@@ -63,8 +55,9 @@ pub(super) use model_lock::{SlotGuard, SlotLock};
 /// an atomic exchange (it must see whether a thread sleeps on it), which
 /// waits for the push's stores to leave the core before the push can
 /// return. Its holders wait for nothing while they hold it but the same
-/// locks of other slots (taken in a fixed order), so a waiter spins a little, then yields, then naps [`LOCK_NAP`] at a time
-/// until the holder is done: only a holder that was preempted keeps it
+/// locks of other slots (taken in a fixed order), so a waiter spins a
+/// little, then yields, then naps [`LOCK_NAP`] at a time until the holder
+/// is done ([`backoff`]): only a holder that was preempted keeps it
 /// long, and a napping waiter leaves its core to it (a waiter that only
 /// yielded would keep a core busy while the holder waits for one).
 ///
@@ -155,17 +148,20 @@ impl<T> SpinLock<T> {
     }
 }
 
-/// One wait of a [`SpinLock`]'s waiter, the `step`th: a spin, a yield or a
-/// nap (see [`LOCK_SPINS`]). Under loom always a yield, which tells the
-/// model that this thread waits for another.
-fn backoff(step: &mut u32) {
+/// One wait of a thread that waits for another, the `step`th: the first
+/// [`SPIN_STEPS`] spin (1, 2, 4, … `spin_loop` hints), the next ones up to
+/// [`SNOOZE_STEPS`] yield the thread, and later ones sleep [`LOCK_NAP`]
+/// (only a [`SpinLock`]'s waiter goes that far; a push waiting for room
+/// sleeps on the queue's condition variable instead). Under loom always
+/// a yield, which tells the model that this thread waits for another.
+pub(super) fn backoff(step: &mut u32) {
     if cfg!(all(test, loom)) {
         yield_now();
-    } else if *step < LOCK_SPINS {
+    } else if *step < SPIN_STEPS {
         for _ in 0..1u32 << *step {
             core::hint::spin_loop();
         }
-    } else if *step < LOCK_SPINS + LOCK_YIELDS {
+    } else if *step < SNOOZE_STEPS {
         yield_now();
     } else {
         std::thread::sleep(LOCK_NAP);
