@@ -318,6 +318,24 @@ impl PassModel {
         self.held.as_mut().expect("an element is held")
     }
 
+    /// The entry's other elements are the model's kept ones and its
+    /// queue (unvisited, then pushed): in order, or as multisets in
+    /// unordered mode.
+    fn check_others(&self, e: &read_write_collection::Entry<'_, Elem>) {
+        let (before, after) = e.others();
+        let keys = |s: &[Elem]| s.iter().map(Elem::key).collect::<Vec<_>>();
+        let (mut before, mut after) = (keys(before), keys(after));
+        let (mut kept, mut queue) = (self.kept.clone(), Vec::from(self.queue.clone()));
+        if self.unordered {
+            before.extend(after.drain(..));
+            kept.extend(queue.drain(..));
+            before.sort_unstable();
+            kept.sort_unstable();
+        }
+        assert_eq!(before, kept, "others: the kept elements");
+        assert_eq!(after, queue, "others: the elements after the held one");
+    }
+
     /// The contents after an early exit that settles (break, finish).
     fn settle_end(&mut self) -> Vec<Key> {
         let mut hook = Vec::new();
@@ -513,6 +531,7 @@ impl<A: AutoRemove<Elem>> Driver<'_, A> {
                 let Some(mut e) = entry else {
                     return End::Natural;
                 };
+                pm.check_others(&e);
                 let action = actions.get(i).cloned().unwrap_or_else(Action::keep);
                 i += 1;
                 match action.pre {
@@ -540,6 +559,7 @@ impl<A: AutoRemove<Elem>> Driver<'_, A> {
                     }
                     Main::Push(s) => {
                         push_all(t, pm, &s, bounded, |x| entry_push(&mut e, x, bounded));
+                        pm.check_others(&e);
                     }
                     Main::ReadThenCursorPush(s) => {
                         assert_eq!(e.key(), pm.held.unwrap());

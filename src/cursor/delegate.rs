@@ -2,9 +2,9 @@
 //!
 //! [`SinkEntry`](super::SinkEntry) wraps an [`Entry`](super::Entry), the
 //! layers' `LayerEntry` wraps an `Entry` too and `LayerSinkEntry` wraps a
-//! `LayerEntry`. Each offers `push` and `try_push` (and the sink entries
-//! `remove_to_sink`, the deprecated `remove` and `take`) by calling the
-//! entry inside. These macros write those methods, their shared docs and
+//! `LayerEntry`. Each offers `push` and `try_push`, `others` and
+//! `split_others` (and the sink entries `remove_to_sink`, the deprecated
+//! `remove` and `take`) by calling the entry inside. These macros write those methods, their shared docs and
 //! the `Deref`/`DerefMut` to the element; each caller adds the examples,
 //! which must build its own type.
 
@@ -52,6 +52,47 @@ macro_rules! entry_push_methods {
         #[inline]
         pub fn try_push(&mut self, value: T) -> Result<(), crate::error::CapacityError<T>> {
             self.$field.try_push(value)
+        }
+    };
+}
+
+/// `others` and `split_others` inside an `impl` block of a type whose
+/// field `$field` is an entry with the same two methods.
+///
+/// `whose` names where the other elements are ("collection", "layer");
+/// `inner` the wrapped entry (in scope where the macro is used) for the
+/// doc links. Each method's examples follow as doc comments, ended by
+/// `fn others;` / `fn split_others;`.
+macro_rules! entry_others_methods {
+    (
+        field: $field:ident,
+        whose: $whose:literal,
+        inner: $inner:literal;
+        $(#[$others_doc:meta])* fn others;
+        $(#[$split_doc:meta])* fn split_others;
+    ) => {
+        #[doc = concat!(
+            "The ", $whose, "'s other elements while this one is held: those the pass ",
+            "has already kept, in order, and those after this one (not yet visited, ",
+            "then pushed during this pass), as [`", $inner, "::others`] gives them."
+        )]
+        ///
+        $(#[$others_doc])*
+        #[inline]
+        pub fn others(&self) -> (&[T], &[T]) {
+            self.$field.others()
+        }
+
+        #[doc = concat!(
+            "This element and the ", $whose, "'s other elements, all mutable, as [`",
+            $inner, "::split_others`] gives them. The slices borrow the entry: the ",
+            "compiler ends them before the next push."
+        )]
+        ///
+        $(#[$split_doc])*
+        #[inline]
+        pub fn split_others(&mut self) -> (&mut T, &mut [T], &mut [T]) {
+            self.$field.split_others()
         }
     };
 }
@@ -135,4 +176,4 @@ macro_rules! deref_to_element {
     };
 }
 
-pub(crate) use {deref_to_element, entry_push_methods, sink_entry_methods};
+pub(crate) use {deref_to_element, entry_others_methods, entry_push_methods, sink_entry_methods};

@@ -660,6 +660,89 @@ impl<'c, T> Entry<'c, T> {
     }
 }
 
+/// The other elements, in reach while this one is held.
+impl<T> Entry<'_, T> {
+    /// The collection's other elements while this one is held: those the
+    /// pass has already kept, in order, and those after this one (the
+    /// ones not yet visited, then the ones pushed during this pass), in
+    /// the order the pass visits them. Collision checks and reads of a
+    /// neighbour need no second loop.
+    ///
+    /// Neither slice holds this element or one removed so far. Elements
+    /// an auto-remove predicate will remove are still in the second slice
+    /// until the pass reaches them. In a
+    /// [`BufferedCollection`](crate::BufferedCollection) what the pass
+    /// pushes waits in the pending buffer: the second slice holds only the
+    /// unvisited elements. In [unordered](crate::Mode::Unordered) mode
+    /// the slices hold the same elements, in the order the pass has left
+    /// them in.
+    ///
+    /// The first slice, this element and the second slice are the
+    /// collection's elements as the pass holds them now.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<i32> = (1..=4).collect();
+    /// let mut cursor = c.cursor();
+    /// cursor.next(); // 1, kept
+    /// let e = cursor.next().unwrap(); // 2
+    /// assert_eq!(e.others(), (&[1][..], &[3, 4][..]));
+    /// e.remove();
+    /// let mut e = cursor.next().unwrap(); // 3
+    /// e.push(5);
+    /// assert_eq!(e.others(), (&[1][..], &[4, 5][..]));
+    /// ```
+    #[inline]
+    pub fn others(&self) -> (&[T], &[T]) {
+        self.held.others()
+    }
+
+    /// This element and the collection's other elements, all mutable: the
+    /// element, those the pass has already kept and those after it, as
+    /// [`others`](Self::others) describes them. A collision response that
+    /// changes both sides, or a transfer between neighbours, in one pass.
+    ///
+    /// The slices borrow the entry: the compiler ends them before the next
+    /// [`push`](Self::push), which may move the buffer.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// // Each element gives 1 to every element after it.
+    /// let mut c: ReadWriteCollection<u32> = [10, 20, 30].into_iter().collect();
+    /// c.traverse(|mut e| {
+    ///     let (me, _before, after) = e.split_others();
+    ///     for other in after {
+    ///         *other += 1;
+    ///         *me -= 1;
+    ///     }
+    /// });
+    /// assert_eq!(c, [8, 20, 32]);
+    /// ```
+    ///
+    /// A slice cannot be used after a push:
+    ///
+    /// ```compile_fail
+    /// use read_write_collection::ReadWriteCollection;
+    ///
+    /// let mut c: ReadWriteCollection<u32> = [1, 2].into_iter().collect();
+    /// let mut cursor = c.cursor();
+    /// let mut e = cursor.next().unwrap();
+    /// let (_, _, after) = e.split_others();
+    /// e.push(3); // may move the buffer
+    /// after[0] += 1;
+    /// ```
+    #[inline]
+    pub fn split_others(&mut self) -> (&mut T, &mut [T], &mut [T]) {
+        self.held.split_others()
+    }
+}
+
 /// Pushes into a traversal after the element it came from was removed;
 /// made by [`Entry::remove_and_spawn`]. Borrows the cursor as the entry
 /// did, so it cannot outlive the loop iteration.

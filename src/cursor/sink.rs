@@ -3,7 +3,9 @@
 
 use core::fmt;
 
-use super::delegate::{deref_to_element, entry_push_methods, sink_entry_methods};
+use super::delegate::{
+    deref_to_element, entry_others_methods, entry_push_methods, sink_entry_methods,
+};
 use super::{removed_by_policy, Cursor, Entry};
 use crate::auto_remove::{AutoRemove, NoAutoRemove};
 use crate::error::CapacityError;
@@ -460,6 +462,41 @@ impl<'c, T, S: FnMut(T)> SinkEntry<'c, T, S> {
         /// assert_eq!(e.try_push(2).unwrap_err().into_inner(), 2);
         /// ```
         fn try_push;
+    }
+
+    entry_others_methods! {
+        field: entry,
+        whose: "collection",
+        inner: "Entry";
+        /// # Examples
+        ///
+        /// ```
+        /// use read_write_collection::ReadWriteCollection;
+        ///
+        /// let mut c: ReadWriteCollection<u8> = [1, 2, 3].into_iter().collect();
+        /// let mut cursor = c.cursor_with_sink(drop);
+        /// cursor.next();
+        /// let e = cursor.next().unwrap();
+        /// assert_eq!(e.others(), (&[1][..], &[3][..]));
+        /// ```
+        fn others;
+        /// # Examples
+        ///
+        /// ```
+        /// use read_write_collection::ReadWriteCollection;
+        ///
+        /// // An element that meets an equal one ahead absorbs it.
+        /// let mut c: ReadWriteCollection<u8> = [2, 1, 2].into_iter().collect();
+        /// c.traverse_with_sink(drop, |mut e| {
+        ///     let (me, _, after) = e.split_others();
+        ///     if let Some(twin) = after.iter_mut().find(|x| **x == *me) {
+        ///         *me += *twin;
+        ///         *twin = 0;
+        ///     }
+        /// });
+        /// assert_eq!(c, [4, 1, 0]);
+        /// ```
+        fn split_others;
     }
 
     /// The plain [`Entry`], whose `remove` returns the element instead of

@@ -7,7 +7,7 @@ use super::key::{key_at, LayerKey};
 use super::raw::{Layered, OtherLayers};
 use super::{out_of_range, Layers};
 use crate::auto_remove::{AutoRemove, NoAutoRemove};
-use crate::cursor::delegate::{deref_to_element, entry_push_methods};
+use crate::cursor::delegate::{deref_to_element, entry_others_methods, entry_push_methods};
 use crate::cursor::{Cursor, Entry};
 use crate::error::CapacityError;
 
@@ -602,6 +602,50 @@ impl<'c, T, K: LayerKey> LayerEntry<'c, T, K> {
         /// assert_eq!(e.try_push(2).unwrap_err().into_inner(), 2);
         /// ```
         fn try_push;
+    }
+
+    entry_others_methods! {
+        field: entry,
+        whose: "layer",
+        inner: "Entry";
+        /// Only this element's layer: the other layers are not in reach.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use read_write_collection::Layers;
+        ///
+        /// let mut l: Layers<u8> = Layers::new(2);
+        /// l.layer_mut(0).extend([1, 2, 3]);
+        /// l.push(1, 9);
+        /// let mut cursor = l.cursor();
+        /// cursor.next();
+        /// let e = cursor.next().unwrap();
+        /// assert_eq!(e.others(), (&[1][..], &[3][..]));
+        /// ```
+        fn others;
+        /// Only this element's layer: the other layers are not in reach.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use read_write_collection::Layers;
+        ///
+        /// // Every spark takes 1 from each spark still ahead of it in its layer.
+        /// let mut l: Layers<u8> = Layers::new(2);
+        /// l.layer_mut(0).extend([5, 5, 5]);
+        /// l.push(1, 7);
+        /// l.traverse(|_, mut e| {
+        ///     let (me, _, after) = e.split_others();
+        ///     for other in after {
+        ///         *other -= 1;
+        ///         *me += 1;
+        ///     }
+        /// });
+        /// assert_eq!(l.layer(0), &[7, 5, 3]);
+        /// assert_eq!(l.layer(1), &[7]);
+        /// ```
+        fn split_others;
     }
 
     /// Appends `value` to layer `key`: visited in this pass if that is

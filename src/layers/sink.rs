@@ -9,7 +9,9 @@ use super::key::{key_at, LayerKey};
 use super::raw::Layered;
 use super::Layers;
 use crate::auto_remove::{AutoRemove, NoAutoRemove};
-use crate::cursor::delegate::{deref_to_element, entry_push_methods, sink_entry_methods};
+use crate::cursor::delegate::{
+    deref_to_element, entry_others_methods, entry_push_methods, sink_entry_methods,
+};
 use crate::error::CapacityError;
 
 /// Removal sinks: passes that hand every removed element to a closure.
@@ -508,6 +510,44 @@ impl<'c, T, K: LayerKey, S: FnMut(T)> LayerSinkEntry<'c, T, K, S> {
         /// assert_eq!(e.try_push(2).unwrap_err().into_inner(), 2);
         /// ```
         fn try_push;
+    }
+
+    entry_others_methods! {
+        field: entry,
+        whose: "layer",
+        inner: "LayerEntry";
+        /// # Examples
+        ///
+        /// ```
+        /// use read_write_collection::Layers;
+        ///
+        /// let mut l: Layers<u8> = Layers::new(1);
+        /// l.layer_mut(0).extend([1, 2, 3]);
+        /// let mut cursor = l.cursor_with_sink(drop);
+        /// cursor.next();
+        /// let e = cursor.next().unwrap();
+        /// assert_eq!(e.others(), (&[1][..], &[3][..]));
+        /// ```
+        fn others;
+        /// # Examples
+        ///
+        /// ```
+        /// use read_write_collection::Layers;
+        ///
+        /// // An element with an equal one ahead of it sends that one to the sink.
+        /// let mut gone = Vec::new();
+        /// let mut l: Layers<u8> = Layers::new(1);
+        /// l.layer_mut(0).extend([2, 1, 2]);
+        /// l.traverse_with_sink(|x| gone.push(x), |_, mut e| {
+        ///     let (me, before, _) = e.split_others();
+        ///     if before.contains(me) {
+        ///         e.remove_to_sink();
+        ///     }
+        /// });
+        /// assert_eq!(l.layer(0), &[2, 1]);
+        /// assert_eq!(gone, [2]);
+        /// ```
+        fn split_others;
     }
 
     /// Appends to layer `key`; see [`LayerEntry::push_to`].

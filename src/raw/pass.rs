@@ -5,6 +5,7 @@ use alloc::vec::Vec;
 use core::marker::PhantomData;
 use core::mem;
 use core::ptr::{self, NonNull};
+use core::slice;
 
 #[cfg(feature = "std")]
 use super::pass_end::{EndHook, PassEnd};
@@ -771,6 +772,69 @@ impl<T> HeldRef<'_, T> {
     #[inline(always)]
     pub(crate) fn take(self) -> T {
         self.core.take_current()
+    }
+
+    /// The other elements of the pass while this one is held: the kept
+    /// ones before it, `[buf, write - 1)`, and the unvisited ones after
+    /// it, `[read, end)` (the rest of the elements the pass started with,
+    /// then its pushes). The hole between is not in either.
+    ///
+    /// # Panics
+    /// In a part of a parallel round, whose kept prefix may have holes in
+    /// it (a bug in the caller: its entries do not offer this).
+    #[inline]
+    pub(crate) fn others(&self) -> (&[T], &[T]) {
+        let ((before, kept), (after, unvisited)) = self.other_regions();
+        // SAFETY: `other_regions` gives two runs of initialised elements,
+        // disjoint from each other and from the held one, which stay in
+        // place while `&self` borrows the pass (only `push` moves the
+        // buffer, and it takes `&mut self`).
+        unsafe {
+            (
+                slice::from_raw_parts(before, kept),
+                slice::from_raw_parts(after, unvisited),
+            )
+        }
+    }
+
+    /// [`others`](Self::others), mutably, with the held element.
+    ///
+    /// # Panics
+    /// In a part of a parallel round, as `others`.
+    #[inline]
+    pub(crate) fn split_others(&mut self) -> (&mut T, &mut [T], &mut [T]) {
+        let ((before, kept), (after, unvisited)) = self.other_regions();
+        // SAFETY: as in `others`; the three are disjoint (`ptr` is slot
+        // `write - 1`, between the two runs), and `&mut self` makes these
+        // the only references to them until they are dropped.
+        unsafe {
+            (
+                self.ptr.as_mut(),
+                slice::from_raw_parts_mut(before, kept),
+                slice::from_raw_parts_mut(after, unvisited),
+            )
+        }
+    }
+
+    /// The start and length of the kept elements before the held one and
+    /// of the unvisited ones after it. Both runs are initialised, and
+    /// neither contains slot `write - 1` (the held element) or the hole.
+    #[inline(always)]
+    fn other_regions(&self) -> ((*mut T, usize), (*mut T, usize)) {
+        #[cfg(feature = "rayon")]
+        assert!(
+            self.core.holes.is_none(),
+            "the other elements of a parallel round's part are not in reach"
+        );
+        let c = &self.core.c;
+        // SAFETY: held, so `buf < write` and `write - 1` is a slot; by the
+        // `Counters` invariant `buf <= write - 1` and `read <= end` in one
+        // allocation. Outside a parallel part (checked above), every slot
+        // of `[buf, write)` is initialised (kept, the last one held), and
+        // so is every slot of `[read, end)` (module docs).
+        let (kept, unvisited) =
+            unsafe { (distance(c.buf, prev(c.write)), distance(c.read, c.end)) };
+        ((real(c.buf), kept), (real(c.read), unvisited))
     }
 
     #[inline(always)]

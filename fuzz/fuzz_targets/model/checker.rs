@@ -682,6 +682,28 @@ impl Checker {
         }
     }
 
+    /// The held entry's other elements are the model's kept ones and its
+    /// unvisited ones (pushes included): in order, or as multisets in an
+    /// unordered pass.
+    pub(crate) fn check_others(&self, e: &Entry<'_, Elem>, pm: &PassModel) {
+        let (before, after) = e.others();
+        let mut before: Vec<M> = before.iter().map(M::of).collect();
+        let mut after: Vec<M> = after.iter().map(M::of).collect();
+        let mut kept = pm.kept.clone();
+        let mut unvisited: Vec<M> = pm.unvisited.iter().copied().collect();
+        if self.unordered {
+            before.append(&mut after);
+            kept.append(&mut unvisited);
+            before.sort_unstable();
+            kept.sort_unstable();
+        }
+        assert_eq!(before, kept, "Entry::others: the kept elements");
+        assert_eq!(
+            after, unvisited,
+            "Entry::others: the elements after the held one"
+        );
+    }
+
     pub(crate) fn check_cursor<P: AutoRemove<Elem>>(
         &self,
         cursor: &Cursor<'_, Elem, P>,
@@ -713,6 +735,7 @@ impl Checker {
                     break;
                 };
                 self.explain_next(&mut pm, Outcome::Yield(M::of(&e)));
+                self.check_others(&e, &pm);
                 let action = actions.get(i).copied().unwrap_or(Action::Keep);
                 i += 1;
                 match action {
@@ -834,6 +857,7 @@ impl Checker {
             s.traverse(&mut |mut e: Entry<'_, Elem>| {
                 phase = Phase::Other;
                 self.explain_next(&mut pm, Outcome::Yield(M::of(&e)));
+                self.check_others(&e, &pm);
                 let action = actions.get(i).copied().unwrap_or(Action::Keep);
                 i += 1;
                 match action {
