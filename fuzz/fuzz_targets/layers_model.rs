@@ -428,6 +428,36 @@ trait EntryOps: DerefMut<Target = Elem> {
     fn remove(self) -> Option<Elem>;
     /// `take` where there is a sink, else `remove`.
     fn take(self) -> Elem;
+    /// `others`, as the model's elements.
+    fn others(&self) -> (Vec<M>, Vec<M>);
+}
+
+/// Elements as the model sees them.
+fn ms(elems: &[Elem]) -> Vec<M> {
+    elems
+        .iter()
+        .map(|e| M {
+            id: e.id,
+            val: e.val,
+        })
+        .collect()
+}
+
+/// The held entry's other elements are its layer's walked ones (the held
+/// one, last, left out) and its queue (unvisited, then pushed).
+fn check_others<En: EntryOps>(e: &En, model: &Model, layer: usize) {
+    let l = &model.layers[layer];
+    let (before, after) = e.others();
+    assert_eq!(
+        before,
+        l.kept[..l.kept.len() - 1],
+        "others: the kept elements"
+    );
+    assert_eq!(
+        after,
+        Vec::from(l.queue.clone()),
+        "others: the elements after the held one"
+    );
 }
 
 impl EntryOps for LayerEntry<'_, Elem> {
@@ -448,6 +478,10 @@ impl EntryOps for LayerEntry<'_, Elem> {
     }
     fn remove(self) -> Option<Elem> {
         Some(LayerEntry::remove(self))
+    }
+    fn others(&self) -> (Vec<M>, Vec<M>) {
+        let (before, after) = LayerEntry::others(self);
+        (ms(before), ms(after))
     }
     fn take(self) -> Elem {
         LayerEntry::remove(self)
@@ -476,6 +510,10 @@ impl<S: FnMut(Elem)> EntryOps for LayerSinkEntry<'_, Elem, usize, S> {
     }
     fn take(self) -> Elem {
         LayerSinkEntry::take(self)
+    }
+    fn others(&self) -> (Vec<M>, Vec<M>) {
+        let (before, after) = LayerSinkEntry::others(self);
+        (ms(before), ms(after))
     }
 }
 
@@ -522,6 +560,10 @@ impl<S: FnMut(Elem)> EntryOps for SingleEntry<'_, S> {
     }
     fn take(self) -> Elem {
         self.entry.take()
+    }
+    fn others(&self) -> (Vec<M>, Vec<M>) {
+        let (before, after) = self.entry.others();
+        (ms(before), ms(after))
     }
 }
 
@@ -788,6 +830,7 @@ fn visit_entry<En: EntryOps>(
     let (ml, mm) = model.next().expect("the cursor yields, so must the model");
     assert_eq!((layer, e.id, e.val), (ml, mm.id, mm.val), "visit order");
     assert_eq!(e.layer_index(), layer);
+    check_others(&e, model, layer);
     if let Some(u) = visit.update {
         e.val = e.val.wrapping_add(u32::from(u));
         model.held_mut().val = e.val;
