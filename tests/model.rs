@@ -327,8 +327,8 @@ impl PassModel {
         let (mut before, mut after) = (keys(before), keys(after));
         let (mut kept, mut queue) = (self.kept.clone(), Vec::from(self.queue.clone()));
         if self.unordered {
-            before.extend(after.drain(..));
-            kept.extend(queue.drain(..));
+            before.append(&mut after);
+            kept.append(&mut queue);
             before.sort_unstable();
             kept.sort_unstable();
         }
