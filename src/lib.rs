@@ -264,7 +264,7 @@
 //! | 6 | `prelude` (re-exports) |
 //! | 5 | `builder`, `serde_impls`, `arbitrary_impls`, `quickcheck_impls`, `proptest` |
 //! | 4 | `layers`, `parallel` |
-//! | 3 | `collection`, `buffered` |
+//! | 3 | `collection`, `buffered`, `keyed` |
 //! | 2 | `cursor`, `vec_api`, `producer` (the queue's shared state) |
 //! | 1 | `raw` (the unsafe core) |
 //! | 0 | `error`, `auto_remove`, `settings`, `sync` |
@@ -483,6 +483,7 @@ extern crate std;
 mod buffered;
 pub mod builder;
 mod collection;
+pub mod keyed;
 pub mod layers;
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
@@ -524,6 +525,8 @@ pub use cursor::{Cursor, Entry, SinkCursor, SinkEntry, Spawner};
 pub use error::CapacityError;
 #[cfg(feature = "std")]
 pub use error::{PushTimeoutError, TryPushError, WaitError, WaitTimeoutError};
+#[doc(inline)]
+pub use keyed::KeyedCollection;
 #[doc(inline)]
 pub use layers::{LayerEntry, LayerKey, LayerSinkEntry, Layers, LayersCursor, LayersSinkCursor};
 #[cfg(feature = "rayon")]

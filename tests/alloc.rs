@@ -546,3 +546,29 @@ fn a_clone_after_a_parallel_pass_allocates_only_its_buffer() {
     let ((), freed) = calls(|| c.shrink_to_fit());
     assert!(freed >= 2, "{freed} allocator calls");
 }
+
+/// A keyed collection's elements cost at most 12 bytes each beyond the
+/// element itself (its slot and its place in the list of slots), counted
+/// by this allocator for 10,000 elements of 24 bytes.
+#[test]
+fn a_keyed_collection_costs_at_most_12_bytes_per_element() {
+    use read_write_collection::KeyedCollection;
+
+    let n = 10_000;
+    let before = live_bytes();
+    let mut c = KeyedCollection::with_capacity(n);
+    for i in 0..n {
+        c.push([i as u64; 3]);
+    }
+    let bytes = live_bytes() - before;
+    let per_element = bytes as f64 / n as f64 - 24.0;
+    assert!(
+        per_element <= 12.0,
+        "{per_element} bytes per element beyond T"
+    );
+    assert!(
+        per_element >= 12.0,
+        "the slot table is counted: {per_element}"
+    );
+    assert_eq!(c.len(), n);
+}

@@ -19,7 +19,7 @@ const FLOORS: &[&[&str]] = &[
     &["error", "auto_remove", "settings", "sync"],
     &["raw"],
     &["cursor", "vec_api", "producer"],
-    &["collection", "buffered"],
+    &["collection", "buffered", "keyed"],
     &["layers", "parallel"],
     &[
         "builder",

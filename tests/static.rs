@@ -5,10 +5,11 @@ use std::cell::Cell;
 use std::mem::size_of;
 use std::rc::Rc;
 
+use read_write_collection::keyed::DefaultKey;
 use read_write_collection::layers::{LayerEntry, LayersCursor};
 use read_write_collection::{
-    BufferedCollection, CapacityError, Cursor, Entry, Layers, Mode, NoAutoRemove, Producer,
-    ProducerClosed, ReadWriteCollection, ShrinkPolicy,
+    BufferedCollection, CapacityError, Cursor, Entry, KeyedCollection, Layers, Mode, NoAutoRemove,
+    Producer, ProducerClosed, ReadWriteCollection, ShrinkPolicy,
 };
 use static_assertions::{assert_impl_all, assert_not_impl_any, const_assert};
 
@@ -31,6 +32,15 @@ assert_impl_all!(Entry<'static, i32>: Send, Sync);
 assert_impl_all!(Entry<'static, Cell<i32>>: Send);
 assert_not_impl_any!(Entry<'static, Cell<i32>>: Sync);
 assert_not_impl_any!(Entry<'static, Rc<i32>>: Send, Sync);
+
+assert_impl_all!(KeyedCollection<i32>: Send, Sync);
+assert_impl_all!(KeyedCollection<Cell<i32>>: Send);
+assert_not_impl_any!(KeyedCollection<Cell<i32>>: Sync);
+assert_not_impl_any!(KeyedCollection<Rc<i32>>: Send, Sync);
+// A key is 8 bytes, and so is an `Option` of one (the version is never 0).
+const_assert!(size_of::<DefaultKey>() == 8);
+const_assert!(size_of::<Option<DefaultKey>>() == 8);
+assert_impl_all!(DefaultKey: Copy, Send, Sync, Eq, Ord, std::hash::Hash);
 
 assert_impl_all!(BufferedCollection<i32>: Send, Sync);
 assert_impl_all!(BufferedCollection<Cell<i32>>: Send);

@@ -1,0 +1,146 @@
+//! Keys: [`Key`], [`KeyData`], [`DefaultKey`] and [`new_key_type!`](crate::new_key_type).
+
+use core::fmt;
+use core::hash::Hash;
+use core::num::NonZeroU32;
+
+/// What a key holds: the index of its slot and the version the slot had
+/// when the key was made. 8 bytes, and an `Option` of it too.
+///
+/// A key stays valid until its element is removed; then it is stale for
+/// good: the slot's version moves on, and a slot whose version would wrap
+/// is retired instead of reused, so no later element ever answers to it.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::keyed::{Key, KeyData};
+/// use read_write_collection::KeyedCollection;
+///
+/// let mut c = KeyedCollection::new();
+/// let k = c.push("a");
+/// let data: KeyData = k.data();
+/// assert_eq!(format!("{data:?}"), "0v1"); // slot 0, version 1
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct KeyData {
+    pub(super) idx: u32,
+    pub(super) version: NonZeroU32,
+}
+
+impl fmt::Debug for KeyData {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}v{}", self.idx, self.version)
+    }
+}
+
+/// A key of a [`KeyedCollection`](crate::KeyedCollection): [`DefaultKey`],
+/// or a type of your own from [`new_key_type!`](crate::new_key_type), so
+/// that the keys of two collections cannot be mixed up.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::keyed::Key;
+/// use read_write_collection::{new_key_type, KeyedCollection};
+///
+/// new_key_type! { struct ShipKey; }
+///
+/// let mut ships: KeyedCollection<&str, ShipKey> = KeyedCollection::with_key();
+/// let k: ShipKey = ships.push("corvette");
+/// assert_eq!(ShipKey::from_data(k.data()), k);
+/// ```
+pub trait Key: Copy + Eq + Ord + Hash + fmt::Debug {
+    /// The slot and version this key names.
+    fn data(&self) -> KeyData;
+
+    /// The key of this type for `data` (what a collection hands out).
+    fn from_data(data: KeyData) -> Self;
+}
+
+/// The key type of a [`KeyedCollection`](crate::KeyedCollection) that
+/// names none.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::keyed::DefaultKey;
+/// use read_write_collection::KeyedCollection;
+///
+/// let mut c = KeyedCollection::new();
+/// let k: DefaultKey = c.push(1);
+/// assert_eq!(c.get(k), Some(&1));
+/// assert_eq!(std::mem::size_of::<Option<DefaultKey>>(), 8);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[repr(transparent)]
+pub struct DefaultKey(KeyData);
+
+impl Key for DefaultKey {
+    #[inline]
+    fn data(&self) -> KeyData {
+        self.0
+    }
+
+    #[inline]
+    fn from_data(data: KeyData) -> Self {
+        DefaultKey(data)
+    }
+}
+
+/// Defines key types for [`KeyedCollection`](crate::KeyedCollection)s:
+/// `new_key_type! { pub struct EnemyKey; struct BulletKey; }`. Each is a
+/// distinct [`Key`] type of 8 bytes (`Option` of it too), so a bullet's
+/// key cannot look up an enemy.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::{new_key_type, KeyedCollection};
+///
+/// new_key_type! {
+///     /// An enemy's key.
+///     pub struct EnemyKey;
+///     struct BulletKey;
+/// }
+///
+/// let mut enemies: KeyedCollection<&str, EnemyKey> = KeyedCollection::with_key();
+/// let mut bullets: KeyedCollection<u8, BulletKey> = KeyedCollection::with_key();
+/// let e = enemies.push("ogre");
+/// bullets.push(1);
+/// assert_eq!(enemies.get(e), Some(&"ogre"));
+/// ```
+///
+/// A bullet collection does not take an enemy's key:
+///
+/// ```compile_fail
+/// use read_write_collection::{new_key_type, KeyedCollection};
+///
+/// new_key_type! { struct EnemyKey; struct BulletKey; }
+///
+/// let mut enemies: KeyedCollection<&str, EnemyKey> = KeyedCollection::with_key();
+/// let bullets: KeyedCollection<u8, BulletKey> = KeyedCollection::with_key();
+/// let e = enemies.push("ogre");
+/// bullets.get(e);
+/// ```
+#[macro_export]
+macro_rules! new_key_type {
+    ($($(#[$meta:meta])* $vis:vis struct $name:ident;)*) => {$(
+        $(#[$meta])*
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+        #[repr(transparent)]
+        $vis struct $name($crate::keyed::KeyData);
+
+        impl $crate::keyed::Key for $name {
+            #[inline]
+            fn data(&self) -> $crate::keyed::KeyData {
+                self.0
+            }
+
+            #[inline]
+            fn from_data(data: $crate::keyed::KeyData) -> Self {
+                $name(data)
+            }
+        }
+    )*};
+}

@@ -1,0 +1,587 @@
+//! Stable keys with the order kept: [`KeyedCollection`], its [`Key`]s and
+//! [`new_key_type!`](crate::new_key_type).
+//!
+//! Elements sit in one `Vec`, in insertion order, as in a
+//! [`ReadWriteCollection`](crate::ReadWriteCollection). Each has a slot in
+//! a table beside it; a key names a slot and the version the slot had when
+//! the key was made, so a lookup is a slot load, a version compare and an
+//! element load, and a key stays valid while its element moves. What each
+//! element costs beyond `T`: 12 bytes (its slot, 8, and its entry in the
+//! list of slots by position, 4).
+//!
+//! The passes over a keyed collection (a cursor, `traverse`, elements
+//! reached by key while one is held) are not in this version yet; outside
+//! a pass, everything below works.
+
+mod key;
+mod slots;
+
+use alloc::vec::Vec;
+use core::fmt;
+use core::marker::PhantomData;
+
+use self::slots::Slots;
+use crate::auto_remove::NoAutoRemove;
+
+pub use self::key::{DefaultKey, Key, KeyData};
+
+/// A `Vec`-backed, insertion-ordered collection whose elements keep a key
+/// for as long as they are in it, whatever moves around them.
+///
+/// `K` is the key type ([`DefaultKey`], or one from
+/// [`new_key_type!`](crate::new_key_type)); `A` is the
+/// [auto-remove policy](crate::auto_remove) its passes will apply.
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::KeyedCollection;
+///
+/// let mut ships = KeyedCollection::new();
+/// let frigate = ships.push("frigate");
+/// let corvette = ships.push("corvette");
+/// let carrier = ships.push("carrier");
+/// assert_eq!(ships.remove(corvette), Some("corvette"));
+/// // The order is kept and the other keys still work.
+/// assert_eq!(ships.as_slice(), ["frigate", "carrier"]);
+/// assert_eq!(ships.get(carrier), Some(&"carrier"));
+/// assert_eq!(ships.get(corvette), None); // stale for good
+/// assert_eq!(ships.index_of(frigate), Some(0));
+/// ```
+pub struct KeyedCollection<T, K = DefaultKey, A = NoAutoRemove> {
+    /// The elements, in order.
+    values: Vec<T>,
+    /// The slot of each element, by index.
+    dense: Vec<u32>,
+    slots: Slots,
+    /// The policy the passes will apply.
+    #[allow(dead_code)]
+    policy: A,
+    _key: PhantomData<fn(K) -> K>,
+}
+
+/// Making a collection with [`DefaultKey`]s.
+impl<T> KeyedCollection<T> {
+    /// An empty collection; allocates nothing. (With a key type of your
+    /// own: [`with_key`](Self::with_key).)
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let mut c = KeyedCollection::new();
+    /// assert!(c.is_empty());
+    /// c.push(1);
+    /// ```
+    pub const fn new() -> Self {
+        Self::with_key()
+    }
+
+    /// An empty collection with room for `capacity` elements before it
+    /// allocates again. (With a key type of your own:
+    /// [`with_capacity_and_key`](Self::with_capacity_and_key).)
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let c: KeyedCollection<u8> = KeyedCollection::with_capacity(10);
+    /// assert!(c.capacity() >= 10);
+    /// ```
+    pub fn with_capacity(capacity: usize) -> Self {
+        Self::with_capacity_and_key(capacity)
+    }
+}
+
+/// Making a collection with keys of any type.
+impl<T, K: Key> KeyedCollection<T, K> {
+    /// An empty collection whose keys are `K`s; allocates nothing.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{new_key_type, KeyedCollection};
+    ///
+    /// new_key_type! { struct EnemyKey; }
+    ///
+    /// let mut enemies = KeyedCollection::with_key();
+    /// let k: EnemyKey = enemies.push("ogre");
+    /// assert_eq!(enemies[k], "ogre");
+    /// ```
+    pub const fn with_key() -> Self {
+        KeyedCollection {
+            values: Vec::new(),
+            dense: Vec::new(),
+            slots: Slots::new(),
+            policy: NoAutoRemove,
+            _key: PhantomData,
+        }
+    }
+
+    /// An empty collection whose keys are `K`s, with room for `capacity`
+    /// elements before it allocates again.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::{new_key_type, KeyedCollection};
+    ///
+    /// new_key_type! { struct EnemyKey; }
+    ///
+    /// let enemies: KeyedCollection<&str, EnemyKey> =
+    ///     KeyedCollection::with_capacity_and_key(16);
+    /// assert!(enemies.capacity() >= 16);
+    /// ```
+    pub fn with_capacity_and_key(capacity: usize) -> Self {
+        let mut c = Self::with_key();
+        c.reserve(capacity);
+        c
+    }
+}
+
+/// Pushing, looking up and removing by key.
+impl<T, K: Key, A> KeyedCollection<T, K, A> {
+    /// Appends `value` and returns its key, valid until the element is
+    /// removed.
+    ///
+    /// # Panics
+    ///
+    /// If the collection would hold `u32::MAX` elements or more (keys and
+    /// positions are 32-bit), or cannot grow.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let mut c = KeyedCollection::new();
+    /// let k = c.push('a');
+    /// assert_eq!(c[k], 'a');
+    /// ```
+    pub fn push(&mut self, value: T) -> K {
+        let at = self.values.len();
+        if at >= u32::MAX as usize - 1 {
+            crate::raw::capacity_overflow();
+        }
+        // Everything that can fail first: nothing changes if it does.
+        self.values.reserve(1);
+        self.dense.reserve(1);
+        self.slots.reserve_one();
+        let data = self.slots.occupy(at as u32);
+        self.dense.push(data.idx);
+        self.values.push(value);
+        K::from_data(data)
+    }
+
+    /// The element `key` names, or `None` if it has been removed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let mut c = KeyedCollection::new();
+    /// let k = c.push(5);
+    /// assert_eq!(c.get(k), Some(&5));
+    /// c.remove(k);
+    /// assert_eq!(c.get(k), None);
+    /// ```
+    #[inline]
+    pub fn get(&self, key: K) -> Option<&T> {
+        let at = self.slots.find(key.data())?;
+        self.values.get(at)
+    }
+
+    /// The element `key` names, mutably, or `None` if it has been removed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let mut c = KeyedCollection::new();
+    /// let k = c.push(5);
+    /// *c.get_mut(k).unwrap() += 1;
+    /// assert_eq!(c[k], 6);
+    /// ```
+    #[inline]
+    pub fn get_mut(&mut self, key: K) -> Option<&mut T> {
+        let at = self.slots.find(key.data())?;
+        self.values.get_mut(at)
+    }
+
+    /// Whether `key` names an element of the collection.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let mut c = KeyedCollection::new();
+    /// let k = c.push(());
+    /// assert!(c.contains_key(k));
+    /// c.remove(k);
+    /// assert!(!c.contains_key(k));
+    /// ```
+    #[inline]
+    pub fn contains_key(&self, key: K) -> bool {
+        self.slots.find(key.data()).is_some()
+    }
+
+    /// The position of the element `key` names (its index in
+    /// [`as_slice`](Self::as_slice)), or `None` if it has been removed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let mut c = KeyedCollection::new();
+    /// let a = c.push('a');
+    /// let b = c.push('b');
+    /// c.remove(a);
+    /// assert_eq!(c.index_of(b), Some(0));
+    /// ```
+    #[inline]
+    pub fn index_of(&self, key: K) -> Option<usize> {
+        self.slots.find(key.data())
+    }
+
+    /// The key of the element at position `index`, or `None` if there is
+    /// none.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let mut c = KeyedCollection::new();
+    /// let k = c.push('a');
+    /// assert_eq!(c.key_at(0), Some(k));
+    /// assert_eq!(c.key_at(1), None);
+    /// ```
+    #[inline]
+    pub fn key_at(&self, index: usize) -> Option<K> {
+        let idx = *self.dense.get(index)?;
+        Some(K::from_data(self.slots.data(idx)))
+    }
+
+    /// Removes the element `key` names and returns it, keeping the order
+    /// of the others: like [`Vec::remove`], it shifts every element after
+    /// it, O(n). `None` if the key is stale.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let mut c = KeyedCollection::new();
+    /// let a = c.push('a');
+    /// let b = c.push('b');
+    /// let d = c.push('c');
+    /// assert_eq!(c.remove(b), Some('b'));
+    /// assert_eq!(c.remove(b), None);
+    /// assert_eq!(c.as_slice(), ['a', 'c']);
+    /// assert_eq!((c[a], c[d]), ('a', 'c'));
+    /// ```
+    pub fn remove(&mut self, key: K) -> Option<T> {
+        let at = self.slots.find(key.data())?;
+        // Bookkeeping first (none of it runs user code or can fail).
+        let idx = self.dense.remove(at);
+        self.slots.vacate(idx);
+        for (i, &moved) in self.dense.iter().enumerate().skip(at) {
+            self.slots.moved(moved, i);
+        }
+        Some(self.values.remove(at))
+    }
+
+    /// Removes every element; every key becomes stale.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let mut c = KeyedCollection::new();
+    /// let k = c.push(1);
+    /// c.clear();
+    /// assert!(c.is_empty());
+    /// assert!(!c.contains_key(k));
+    /// ```
+    pub fn clear(&mut self) {
+        // The keys go stale before any element's `Drop` runs.
+        for idx in self.dense.drain(..) {
+            self.slots.vacate(idx);
+        }
+        self.values.clear();
+    }
+}
+
+/// Size, capacity and the elements in order.
+impl<T, K: Key, A> KeyedCollection<T, K, A> {
+    /// The number of elements.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let mut c = KeyedCollection::new();
+    /// c.push(1);
+    /// assert_eq!(c.len(), 1);
+    /// ```
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether there are no elements.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let c: KeyedCollection<u8> = KeyedCollection::new();
+    /// assert!(c.is_empty());
+    /// ```
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// How many elements fit before the element buffer grows.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let c: KeyedCollection<u8> = KeyedCollection::with_capacity(3);
+    /// assert!(c.capacity() >= 3);
+    /// ```
+    #[inline]
+    pub fn capacity(&self) -> usize {
+        self.values.capacity()
+    }
+
+    /// Makes room for at least `additional` more elements (and their
+    /// bookkeeping), as [`Vec::reserve`].
+    ///
+    /// # Panics
+    ///
+    /// If the new capacity overflows, as `Vec::reserve`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let mut c: KeyedCollection<u8> = KeyedCollection::new();
+    /// c.reserve(8);
+    /// assert!(c.capacity() >= 8);
+    /// ```
+    pub fn reserve(&mut self, additional: usize) {
+        self.values.reserve(additional);
+        self.dense.reserve(additional);
+        self.slots.reserve(additional);
+    }
+
+    /// The elements, in order, without their keys.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let mut c = KeyedCollection::new();
+    /// c.push(1);
+    /// c.push(2);
+    /// assert_eq!(c.as_slice(), [1, 2]);
+    /// ```
+    #[inline]
+    pub fn as_slice(&self) -> &[T] {
+        &self.values
+    }
+
+    /// The elements with their keys, in order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let mut c = KeyedCollection::new();
+    /// let a = c.push('a');
+    /// let b = c.push('b');
+    /// assert!(c.iter().eq([(a, &'a'), (b, &'b')]));
+    /// ```
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (K, &T)> + ExactSizeIterator + '_ {
+        let slots = &self.slots;
+        self.dense
+            .iter()
+            .map(move |&idx| K::from_data(slots.data(idx)))
+            .zip(self.values.iter())
+    }
+
+    /// The elements, mutable, with their keys, in order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let mut c = KeyedCollection::new();
+    /// let a = c.push(1);
+    /// for (k, v) in c.iter_mut() {
+    ///     assert_eq!(k, a);
+    ///     *v += 1;
+    /// }
+    /// assert_eq!(c[a], 2);
+    /// ```
+    pub fn iter_mut(
+        &mut self,
+    ) -> impl DoubleEndedIterator<Item = (K, &mut T)> + ExactSizeIterator + '_ {
+        let slots = &self.slots;
+        self.dense
+            .iter()
+            .map(move |&idx| K::from_data(slots.data(idx)))
+            .zip(self.values.iter_mut())
+    }
+
+    /// The keys, in the elements' order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let mut c = KeyedCollection::new();
+    /// let a = c.push('a');
+    /// let b = c.push('b');
+    /// assert!(c.keys().eq([a, b]));
+    /// ```
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = K> + ExactSizeIterator + '_ {
+        let slots = &self.slots;
+        self.dense
+            .iter()
+            .map(move |&idx| K::from_data(slots.data(idx)))
+    }
+
+    /// The elements, in order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let mut c = KeyedCollection::new();
+    /// c.push('a');
+    /// assert!(c.values().eq(&['a']));
+    /// ```
+    pub fn values(&self) -> core::slice::Iter<'_, T> {
+        self.values.iter()
+    }
+
+    /// The elements, mutable, in order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let mut c = KeyedCollection::new();
+    /// c.push(1);
+    /// c.values_mut().for_each(|v| *v *= 10);
+    /// assert_eq!(c.as_slice(), [10]);
+    /// ```
+    pub fn values_mut(&mut self) -> core::slice::IterMut<'_, T> {
+        self.values.iter_mut()
+    }
+}
+
+impl<T, K: Key> Default for KeyedCollection<T, K> {
+    fn default() -> Self {
+        Self::with_key()
+    }
+}
+
+impl<T: Clone, K: Key, A: Clone> Clone for KeyedCollection<T, K, A> {
+    /// A copy whose keys are the same as this one's.
+    fn clone(&self) -> Self {
+        KeyedCollection {
+            values: self.values.clone(),
+            dense: self.dense.clone(),
+            slots: self.slots.clone(),
+            policy: self.policy.clone(),
+            _key: PhantomData,
+        }
+    }
+}
+
+/// Prints as a map from key to element, in order.
+impl<T: fmt::Debug, K: Key, A> fmt::Debug for KeyedCollection<T, K, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+/// The element `key` names.
+///
+/// # Panics
+///
+/// If `key` is stale (its element was removed).
+impl<T, K: Key, A> core::ops::Index<K> for KeyedCollection<T, K, A> {
+    type Output = T;
+
+    #[track_caller]
+    fn index(&self, key: K) -> &T {
+        self.get(key).expect("a stale key")
+    }
+}
+
+/// The element `key` names, mutably.
+///
+/// # Panics
+///
+/// If `key` is stale (its element was removed).
+impl<T, K: Key, A> core::ops::IndexMut<K> for KeyedCollection<T, K, A> {
+    #[track_caller]
+    fn index_mut(&mut self, key: K) -> &mut T {
+        self.get_mut(key).expect("a stale key")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec::Vec;
+
+    use super::{Key, KeyedCollection};
+
+    /// A slot at its last version is retired when its element leaves:
+    /// the key stays stale, and no later element gets that slot.
+    #[test]
+    fn a_slot_about_to_wrap_is_retired() {
+        let mut c: KeyedCollection<&str> = KeyedCollection::new();
+        let first = c.push("first");
+        let idx = first.data().idx;
+        c.remove(first);
+        let second = c.push("second");
+        assert_eq!(second.data().idx, idx, "a vacant slot is reused");
+        // Jump the slot to its last version (2^31 reuses, shortened).
+        c.slots.set_version(idx, u32::MAX);
+        let last = c.key_at(0).expect("one element");
+        assert_eq!(last.data().version.get(), u32::MAX);
+        assert_eq!(c.get(last), Some(&"second"));
+        c.remove(last);
+        assert_eq!(c.get(last), None);
+        assert_eq!(c.get(second), None);
+        // The next elements get new slots: the retired one is never reused.
+        let later: Vec<_> = (0..3).map(|_| c.push("later")).collect();
+        assert!(later.iter().all(|k| k.data().idx != idx));
+        assert_eq!(c.get(last), None);
+        assert_eq!(c.len(), 3);
+    }
+}
