@@ -8,7 +8,7 @@ mod common;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use common::{ids, vals, Tracker, Zst};
+use common::{ids, splitmix, vals, Tracker, Zst};
 use read_write_collection::{BufferedCollection, Layers, Mode, ReadWriteCollection};
 
 /// An ordered pass that removes every third element and pushes after
@@ -325,12 +325,10 @@ fn frame_in_one_pass(rocks: &mut ReadWriteCollection<Rock>, frame: u32) {
 /// the loops and the one pass agree on every frame.
 #[test]
 fn a_collision_frame_in_one_pass_matches_the_two_loops_and_a_side_list() {
-    let mut seed = 0x2545_f491_u32;
+    let mut state = 0x2545_f491_u64;
     let mut rand = move |n: u32| {
-        seed ^= seed << 13;
-        seed ^= seed >> 17;
-        seed ^= seed << 5;
-        seed % n
+        state = splitmix(state);
+        (state % u64::from(n)) as u32
     };
     let frames = if cfg!(miri) { 20 } else { 300 };
     let mut loops: Vec<Rock> = Vec::new();

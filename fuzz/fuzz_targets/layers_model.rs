@@ -936,15 +936,7 @@ fn check_state(layers: &Layers<Elem>, model: &Model, received: &[Elem]) {
     assert_eq!(layers.len(), model.live());
     assert_eq!(layers.is_empty(), model.live() == 0);
     for (i, ml) in model.layers.iter().enumerate() {
-        let real: Vec<M> = layers
-            .layer(i)
-            .iter()
-            .map(|e| M {
-                id: e.id,
-                val: e.val,
-            })
-            .collect();
-        assert_eq!(real, ml.contents(), "layer {i}");
+        assert_eq!(ms(layers.layer(i)), ml.contents(), "layer {i}");
         assert_eq!(layers.is_enabled(i), ml.enabled);
         assert_eq!(layers.is_visible(i), ml.visible);
         assert_eq!(layers.layer(i).max_len(), ml.bound);
@@ -958,14 +950,7 @@ fn check_state(layers: &Layers<Elem>, model: &Model, received: &[Elem]) {
         .flat_map(|(i, l)| l.contents().into_iter().map(move |m| (i, m.id)))
         .collect();
     assert_eq!(drawn, expected, "iter_visible");
-    let sunk: Vec<M> = received
-        .iter()
-        .map(|e| M {
-            id: e.id,
-            val: e.val,
-        })
-        .collect();
-    assert_eq!(sunk, model.sink, "what the sink received");
+    assert_eq!(ms(&received), model.sink, "what the sink received");
     // Every element ever made: alive (in a layer or the sink's list) and
     // never dropped, or dropped exactly once.
     let mut live = vec![false; model.next_id as usize];
