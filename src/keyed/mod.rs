@@ -265,7 +265,7 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     #[inline]
     pub fn key_at(&self, index: usize) -> Option<K> {
         let idx = *self.dense.get(index)?;
-        Some(K::from_data(self.slots.data(idx)))
+        Some(self.slots.key(idx))
     }
 
     /// Removes the element `key` names and returns it, keeping the order
@@ -419,11 +419,7 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// assert!(c.iter().eq([(a, &'a'), (b, &'b')]));
     /// ```
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = (K, &T)> + ExactSizeIterator + '_ {
-        let slots = &self.slots;
-        self.dense
-            .iter()
-            .map(move |&idx| K::from_data(slots.data(idx)))
-            .zip(self.values.iter())
+        self.keys().zip(self.values.iter())
     }
 
     /// The elements, mutable, with their keys, in order.
@@ -447,7 +443,7 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
         let slots = &self.slots;
         self.dense
             .iter()
-            .map(move |&idx| K::from_data(slots.data(idx)))
+            .map(move |&idx| slots.key(idx))
             .zip(self.values.iter_mut())
     }
 
@@ -465,9 +461,7 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// ```
     pub fn keys(&self) -> impl DoubleEndedIterator<Item = K> + ExactSizeIterator + '_ {
         let slots = &self.slots;
-        self.dense
-            .iter()
-            .map(move |&idx| K::from_data(slots.data(idx)))
+        self.dense.iter().map(move |&idx| slots.key(idx))
     }
 
     /// The elements, in order.

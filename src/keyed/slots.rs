@@ -3,7 +3,7 @@
 use alloc::vec::Vec;
 use core::num::NonZeroU32;
 
-use super::key::KeyData;
+use super::key::{Key, KeyData};
 
 /// "No slot": the end of the free list.
 const NONE: u32 = u32::MAX;
@@ -111,6 +111,12 @@ impl Slots {
             idx,
             version: NonZeroU32::new(version).expect("an occupied slot's version is odd"),
         }
+    }
+
+    /// The key of occupied slot `idx`.
+    #[inline]
+    pub(super) fn key<K: Key>(&self, idx: u32) -> K {
+        K::from_data(self.data(idx))
     }
 
     /// Gives slot `idx` version `version` (odd, occupied): the tests'
