@@ -950,7 +950,7 @@ fn check_state(layers: &Layers<Elem>, model: &Model, received: &[Elem]) {
         .flat_map(|(i, l)| l.contents().into_iter().map(move |m| (i, m.id)))
         .collect();
     assert_eq!(drawn, expected, "iter_visible");
-    assert_eq!(ms(&received), model.sink, "what the sink received");
+    assert_eq!(ms(received), model.sink, "what the sink received");
     // Every element ever made: alive (in a layer or the sink's list) and
     // never dropped, or dropped exactly once.
     let mut live = vec![false; model.next_id as usize];
