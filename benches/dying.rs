@@ -51,7 +51,7 @@ use std::mem;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion};
 use hecs::{CommandBuffer, World};
-use read_write_collection::{AutoRemove, Builder, Mode, ReadWriteCollection};
+use read_write_collection::{AutoRemove, Builder, KeyedCollection, Mode, ReadWriteCollection};
 use slotmap::{DefaultKey, DenseSlotMap};
 
 use crate::imp::{
@@ -418,6 +418,72 @@ fn dying_dense_slotmap_pass<const PAD: usize>(s: &mut Slots<PAD>) {
     }
 }
 
+// ------------------------------------------------------ keyed collection
+
+/// The frame on a `KeyedCollection`: the same body as `traverse`; every
+/// survivor that moves takes its slot along.
+#[inline(never)]
+fn dying_keyed_traverse_pass<const PAD: usize>(c: &mut KeyedCollection<Entity<PAD>>) {
+    c.traverse(|mut e| {
+        if step(&mut *e) {
+            if let Some(child) = spawn_from(&*e) {
+                e.push(child);
+            }
+            e.remove();
+        }
+    });
+}
+
+#[inline(never)]
+fn dying_keyed_cursor_pass<const PAD: usize>(c: &mut KeyedCollection<Entity<PAD>>) {
+    let mut cursor = c.cursor();
+    while let Some(mut e) = cursor.next() {
+        if step(&mut *e) {
+            if let Some(child) = spawn_from(&*e) {
+                e.push(child);
+            }
+            e.remove();
+        }
+    }
+}
+
+/// A keyed collection with room for `cap` elements, touched once.
+fn warm_keyed<const PAD: usize>(cap: usize) -> KeyedCollection<Entity<PAD>> {
+    let mut c = KeyedCollection::with_capacity(cap);
+    for _ in 0..cap {
+        c.push(Entity::ZERO);
+    }
+    c.clear();
+    c
+}
+
+fn refill_keyed<const PAD: usize>(c: &mut KeyedCollection<Entity<PAD>>, base: &[Entity<PAD>]) {
+    c.clear();
+    for e in base {
+        c.push(*e);
+    }
+}
+
+/// The keyed rows: `traverse` and the cursor.
+fn keyed_methods<const PAD: usize>(ctx: &mut Ctx<'_, '_, PAD>, cap: usize) {
+    ctx.method(
+        "keyed_traverse",
+        move || warm_keyed(cap),
+        refill_keyed,
+        dying_keyed_traverse_pass,
+        |c| c.as_slice(),
+        Check::Ordered,
+    );
+    ctx.method(
+        "keyed_cursor",
+        move || warm_keyed(cap),
+        refill_keyed,
+        dying_keyed_cursor_pass,
+        |c| c.as_slice(),
+        Check::Ordered,
+    );
+}
+
 // ------------------------------------------------------------ groups
 
 struct Group<const PAD: usize> {
@@ -503,6 +569,7 @@ fn dying_group<const PAD: usize>(c: &mut Criterion, n: usize) {
     configure(&mut group, n);
     let mut ctx = g.ctx(&mut group);
     cursor_and_traverse(&mut ctx, cap);
+    keyed_methods(&mut ctx, cap);
     ctx.method(
         "hand_loop",
         || warm_vec(cap),

@@ -1,16 +1,21 @@
-//! `KeyedCollection` outside a pass, against an obviously correct model:
-//! an ordered `Vec` of (key, element) plus every key ever handed out.
-//! After every operation the order, the contents and every key's answer
-//! (live or stale) match, and every element is dropped exactly once.
+//! `KeyedCollection` against an obviously correct model: an ordered `Vec`
+//! of (key, element) plus every key ever handed out. Operations outside a
+//! pass and passes (removals, pushes from the entry and the cursor, other
+//! elements reached by key, `break` and panics mid-pass), ordered and
+//! unordered, bounded and not. After every operation, and at every entry
+//! of a pass, the order, the contents and every key's answer (live or
+//! stale) match, and every element is dropped exactly once.
 
 mod common;
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use common::{Elem, Tracker};
 use quickcheck::{Arbitrary, Gen, QuickCheck};
+use read_write_collection::keyed::KeyedEntry;
 use read_write_collection::keyed::{DefaultKey, Key};
-use read_write_collection::{new_key_type, KeyedCollection};
+use read_write_collection::{new_key_type, KeyedCollection, Mode};
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -20,23 +25,287 @@ enum Op {
     /// Change the element of the `n`th key through `get_mut`.
     Bump(u8),
     Clear,
+    /// A pass (`traverse` when `closure`, else the cursor), driven by
+    /// `steps` (see [`Step`]); elements the steps do not reach are kept.
+    Pass {
+        steps: Vec<Step>,
+        closure: bool,
+    },
+}
+
+/// What happens during a pass. The steps are read in order: `CursorPush`
+/// before moving on to the next element; the others with an element held,
+/// until one of `Keep`, `Remove`, `Break` or `Panic` settles it.
+#[derive(Clone, Debug)]
+enum Step {
+    Keep,
+    Remove,
+    /// Stop the pass here (the held element and the rest are kept).
+    Break,
+    /// Panic here (the held element and the rest are kept).
+    Panic,
+    /// Push from the entry.
+    Push(i8),
+    /// Push from the cursor between elements.
+    CursorPush(i8),
+    /// Look up the `n`th key ever handed out, through `get`.
+    Get(u8),
+    /// Change the `n`th key's element through `get_mut`.
+    GetMut(u8),
+    /// Change the held element and the `n`th key's through `pair_mut`.
+    PairMut(u8),
 }
 
 impl Arbitrary for Op {
     fn arbitrary(g: &mut Gen) -> Self {
-        match u8::arbitrary(g) % 16 {
+        match u8::arbitrary(g) % 20 {
             0..=6 => Op::Push(i8::arbitrary(g)),
-            7..=11 => Op::Remove(u8::arbitrary(g)),
-            12..=14 => Op::Bump(u8::arbitrary(g)),
-            _ => Op::Clear,
+            7..=10 => Op::Remove(u8::arbitrary(g)),
+            11..=13 => Op::Bump(u8::arbitrary(g)),
+            14 => Op::Clear,
+            _ => Op::Pass {
+                steps: Vec::arbitrary(g),
+                closure: bool::arbitrary(g),
+            },
         }
     }
 }
 
-/// Runs `ops` on a collection and on the model, comparing after each.
-fn run(ops: &[Op]) {
+impl Arbitrary for Step {
+    fn arbitrary(g: &mut Gen) -> Self {
+        match u8::arbitrary(g) % 40 {
+            0..=9 => Step::Keep,
+            10..=17 => Step::Remove,
+            18 => Step::Break,
+            19 => Step::Panic,
+            20..=24 => Step::Push(i8::arbitrary(g)),
+            25..=27 => Step::CursorPush(i8::arbitrary(g)),
+            28..=32 => Step::Get(u8::arbitrary(g)),
+            33..=36 => Step::GetMut(u8::arbitrary(g)),
+            _ => Step::PairMut(u8::arbitrary(g)),
+        }
+    }
+}
+
+/// The model's element: key, tracker id, value.
+type M = (DefaultKey, u32, i64);
+
+/// The model of a pass in progress.
+struct PassModel {
+    kept: Vec<M>,
+    held: Option<M>,
+    /// Not yet visited, then pushed.
+    rest: VecDeque<M>,
+    unordered: bool,
+    max: usize,
+}
+
+impl PassModel {
+    fn len(&self) -> usize {
+        self.kept.len() + usize::from(self.held.is_some()) + self.rest.len()
+    }
+
+    /// Where `k` is, as the entry should find it (`None` for the held one).
+    fn find(&mut self, k: DefaultKey) -> Option<&mut M> {
+        if self.held.is_some_and(|h| h.0 == k) {
+            return None;
+        }
+        self.kept
+            .iter_mut()
+            .chain(self.rest.iter_mut())
+            .find(|m| m.0 == k)
+    }
+
+    fn remove_held(&mut self) -> M {
+        let held = self.held.take().expect("held");
+        if self.unordered {
+            if let Some(last) = self.rest.pop_back() {
+                self.rest.push_front(last);
+            }
+        }
+        held
+    }
+
+    fn end(mut self) -> Vec<M> {
+        self.kept.extend(self.held.take());
+        self.kept.extend(self.rest);
+        self.kept
+    }
+}
+
+/// Checks the entry against the model's held element and its others.
+fn check_entry(e: &KeyedEntry<'_, Elem>, m: &PassModel) {
+    let held = m.held.expect("held");
+    assert_eq!(e.key(), held.0, "key()");
+    assert_eq!((e.id(), e.val), (held.1, held.2), "the held element");
+    let (before, after) = e.others();
+    assert!(
+        before.iter().map(Elem::id).eq(m.kept.iter().map(|k| k.1)),
+        "kept"
+    );
+    assert!(
+        after.iter().map(Elem::id).eq(m.rest.iter().map(|k| k.1)),
+        "after"
+    );
+}
+
+/// Runs one pass's steps (`steps` from `*next`) on the entry in hand.
+/// Returns `true` when the pass should stop (`Break`).
+fn entry_steps(
+    t: &Tracker,
+    mut e: KeyedEntry<'_, Elem>,
+    steps: &[Step],
+    next: &mut usize,
+    m: &mut PassModel,
+    issued: &mut Vec<DefaultKey>,
+) -> bool {
+    check_entry(&e, m);
+    while let Some(step) = steps.get(*next) {
+        *next += 1;
+        match *step {
+            Step::Keep | Step::CursorPush(_) => break,
+            Step::Break => {
+                m.kept.extend(m.held.take());
+                return true;
+            }
+            Step::Panic => {
+                m.kept.extend(m.held.take());
+                std::panic::resume_unwind(Box::new("a step panics"));
+            }
+            Step::Remove => {
+                let id = e.remove().id();
+                assert_eq!(id, m.remove_held().1, "the removed element");
+                return false;
+            }
+            Step::Push(v) => {
+                let elem = t.elem(i64::from(v));
+                let id = elem.id();
+                let full = m.len() >= m.max;
+                match e.try_push(elem) {
+                    Ok(k) => {
+                        assert!(!full, "a push past the bound");
+                        assert!(!issued.contains(&k), "a key is never handed out twice");
+                        issued.push(k);
+                        m.rest.push_back((k, id, i64::from(v)));
+                        assert_eq!(
+                            e.get(k).map(Elem::id),
+                            Some(id),
+                            "a pushed key answers at once"
+                        );
+                    }
+                    Err(err) => {
+                        assert!(full, "a push refused below the bound");
+                        assert_eq!(err.element().id(), id, "the refused value comes back");
+                    }
+                }
+            }
+            Step::Get(n) | Step::GetMut(n) | Step::PairMut(n) if !issued.is_empty() => {
+                let k = issued[n as usize % issued.len()];
+                let want = m.find(k).copied();
+                let got = match *step {
+                    Step::Get(_) => e.get(k).map(|o| (o.id(), o.val)),
+                    Step::GetMut(_) => e.get_mut(k).map(|o| {
+                        o.val += 1;
+                        (o.id(), o.val - 1)
+                    }),
+                    _ => e.pair_mut(k).map(|(me, o)| {
+                        me.val += 100;
+                        o.val += 1;
+                        (o.id(), o.val - 1)
+                    }),
+                };
+                assert_eq!(got, want.map(|w| (w.1, w.2)), "{step:?} of {k:?}");
+                if got.is_some() {
+                    if !matches!(step, Step::Get(_)) {
+                        m.find(k).expect("found").2 += 1;
+                    }
+                    if matches!(step, Step::PairMut(_)) {
+                        m.held.as_mut().expect("held").2 += 100;
+                    }
+                }
+            }
+            Step::Get(_) | Step::GetMut(_) | Step::PairMut(_) => {}
+        }
+        check_entry(&e, m);
+    }
+    m.kept.extend(m.held.take());
+    false
+}
+
+/// Runs a pass on `c` and on the model (`model` becomes the result).
+fn run_pass(
+    t: &Tracker,
+    c: &mut KeyedCollection<Elem>,
+    model: &mut Vec<M>,
+    issued: &mut Vec<DefaultKey>,
+    steps: &[Step],
+    closure: bool,
+) {
+    let mut m = PassModel {
+        kept: Vec::new(),
+        held: None,
+        rest: std::mem::take(model).into(),
+        unordered: c.mode() == Mode::Unordered,
+        max: c.max_len().unwrap_or(usize::MAX),
+    };
+    let mut next = 0;
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        if closure {
+            let mut stopped = false;
+            c.traverse(|e| {
+                if !stopped {
+                    m.held = m.rest.pop_front();
+                    stopped = entry_steps(t, e, steps, &mut next, &mut m, issued);
+                    return;
+                }
+                // A closure cannot break: the rest are kept.
+                m.kept.extend(m.rest.pop_front());
+            });
+            return;
+        }
+        let mut cursor = c.cursor();
+        loop {
+            while let Some(Step::CursorPush(v)) = steps.get(next) {
+                next += 1;
+                let elem = t.elem(i64::from(*v));
+                let id = elem.id();
+                let full = m.len() >= m.max;
+                match cursor.try_push(elem) {
+                    Ok(k) => {
+                        assert!(!full, "a push past the bound");
+                        issued.push(k);
+                        m.rest.push_back((k, id, i64::from(*v)));
+                    }
+                    Err(err) => {
+                        assert!(full, "a push refused below the bound");
+                        assert_eq!(err.element().id(), id);
+                    }
+                }
+            }
+            assert_eq!(cursor.remaining(), m.rest.len(), "remaining()");
+            assert_eq!(cursor.len(), m.len(), "len()");
+            let Some(e) = cursor.next() else { break };
+            m.held = m.rest.pop_front();
+            if entry_steps(t, e, steps, &mut next, &mut m, issued) {
+                break;
+            }
+        }
+    }));
+    if let Err(payload) = result {
+        assert_eq!(payload.downcast_ref::<&str>(), Some(&"a step panics"));
+    }
+    *model = m.end();
+}
+
+/// Runs `ops` on a collection (unordered, or bounded by `max`) and on the
+/// model, comparing after each.
+fn run(ops: &[Op], unordered: bool, max: Option<usize>) {
     let t = Tracker::new();
     let mut c: KeyedCollection<Elem> = KeyedCollection::new();
+    if unordered {
+        c.set_mode(Mode::Unordered);
+    }
+    c.set_max_len(max);
     let mut model: Vec<(DefaultKey, u32, i64)> = Vec::new();
     let mut issued: Vec<DefaultKey> = Vec::new();
     for op in ops {
@@ -44,10 +313,17 @@ fn run(ops: &[Op]) {
             Op::Push(v) => {
                 let e = t.elem(i64::from(v));
                 let id = e.id();
-                let k = c.push(e);
-                assert!(!issued.contains(&k), "a key is never handed out twice");
-                issued.push(k);
-                model.push((k, id, i64::from(v)));
+                match c.try_push(e) {
+                    Ok(k) => {
+                        assert!(!issued.contains(&k), "a key is never handed out twice");
+                        issued.push(k);
+                        model.push((k, id, i64::from(v)));
+                    }
+                    Err(err) => {
+                        assert_eq!(Some(model.len()), max, "refused below the bound");
+                        assert_eq!(err.element().id(), id);
+                    }
+                }
             }
             Op::Remove(n) if !issued.is_empty() => {
                 let k = issued[n as usize % issued.len()];
@@ -77,6 +353,9 @@ fn run(ops: &[Op]) {
             Op::Clear => {
                 c.clear();
                 model.clear();
+            }
+            Op::Pass { ref steps, closure } => {
+                run_pass(&t, &mut c, &mut model, &mut issued, steps, closure);
             }
         }
         check(&c, &model, &issued);
@@ -109,14 +388,16 @@ fn check(c: &KeyedCollection<Elem>, model: &[(DefaultKey, u32, i64)], issued: &[
 
 #[test]
 fn keys_and_order_match_the_model() {
-    fn prop(ops: Vec<Op>) -> bool {
-        run(&ops);
+    fn prop(ops: Vec<Op>, unordered: bool, bound: u8) -> bool {
+        // Bounded in a quarter of the cases, often full.
+        let max = (bound % 4 == 0).then_some(usize::from(bound % 24));
+        run(&ops, unordered, max);
         true
     }
-    let tests = if cfg!(miri) { 4 } else { 300 };
+    let tests = if cfg!(miri) { 4 } else { 500 };
     QuickCheck::new()
         .tests(tests)
-        .quickcheck(prop as fn(Vec<Op>) -> bool);
+        .quickcheck(prop as fn(Vec<Op>, bool, u8) -> bool);
 }
 
 /// Slots are reused with a new version: the old key stays stale.
@@ -166,6 +447,98 @@ fn clear_with_a_panicking_drop() {
     assert!(caught.is_err());
     assert!(c.is_empty());
     assert!(keys.iter().all(|&k| !c.contains_key(k)));
+    drop(c);
+    t.assert_all_dropped_once();
+}
+
+/// A leaked cursor (`mem::forget`) leaks its elements and leaves the
+/// collection empty; no key it handed out ever answers again, not even
+/// for the elements pushed after it into the same slots.
+#[test]
+fn a_leaked_cursor_leaves_every_key_stale() {
+    let t = Tracker::new();
+    let mut c = KeyedCollection::new();
+    let old: Vec<_> = (0..4).map(|v| c.push(t.elem(v))).collect();
+    let mut cursor = c.cursor();
+    cursor.next().expect("an element").remove();
+    let pushed = cursor.push(t.elem(9));
+    assert!(cursor.next().is_some());
+    std::mem::forget(cursor);
+    assert!(c.is_empty());
+    assert_eq!(
+        t.live(),
+        4,
+        "the cursor's elements leak (removed one dropped)"
+    );
+    let old: Vec<_> = old.into_iter().chain([pushed]).collect();
+    let stale = |c: &KeyedCollection<Elem>| {
+        old.iter()
+            .all(|&k| !c.contains_key(k) && c.get(k).is_none() && c.index_of(k).is_none())
+    };
+    assert!(stale(&c));
+    assert_eq!(
+        (c.keys().count(), c.key_at(0), c.iter().count()),
+        (0, None, 0)
+    );
+    // The next change recovers: new elements reuse the slots, under new versions.
+    let fresh: Vec<_> = (0..5).map(|v| c.push(t.elem(20 + v))).collect();
+    assert!(stale(&c));
+    assert!(fresh
+        .iter()
+        .enumerate()
+        .all(|(i, &k)| c.index_of(k) == Some(i)));
+    // And a pass runs as usual.
+    c.traverse(|e| {
+        if e.val % 2 == 1 {
+            e.remove();
+        }
+    });
+    assert!(c.values().map(|e| e.val).eq([20, 22, 24]));
+    assert!(stale(&c));
+}
+
+/// The same recovery when the first thing after the leak is another
+/// pass, a removal by key or `clear`.
+#[test]
+fn every_change_after_a_leaked_cursor_recovers() {
+    for first in 0..3 {
+        let mut c = KeyedCollection::new();
+        let k = c.push(1);
+        std::mem::forget(c.cursor());
+        match first {
+            0 => c.traverse(|_| unreachable!("the collection is empty")),
+            1 => assert_eq!(c.remove(k), None),
+            _ => c.clear(),
+        }
+        let again = c.push(2);
+        assert_eq!((c.get(k), c.get(again)), (None, Some(&2)));
+        assert_eq!(c.len(), 1);
+    }
+}
+
+/// A panic mid-pass keeps the held element and the unvisited ones, in
+/// order, with their keys; the pushed ones too.
+#[test]
+fn a_panic_mid_pass_keeps_every_key() {
+    let t = Tracker::new();
+    let mut c = KeyedCollection::new();
+    let keys: Vec<_> = (0..5).map(|v| c.push(t.elem(v))).collect();
+    let mut pushed = None;
+    let caught = catch_unwind(AssertUnwindSafe(|| {
+        c.traverse(|mut e| match e.val {
+            0 | 1 => drop(e.remove()),
+            2 => pushed = Some(e.push(t.elem(7))),
+            _ => panic!("mid-pass"),
+        })
+    }));
+    assert!(caught.is_err());
+    assert!(c.values().map(|e| e.val).eq([2, 3, 4, 7]));
+    let pushed = pushed.expect("pushed before the panic");
+    assert_eq!(c.index_of(pushed), Some(3));
+    for (i, &k) in keys[2..].iter().enumerate() {
+        assert_eq!(c.index_of(k), Some(i));
+    }
+    assert!(!c.contains_key(keys[0]) && !c.contains_key(keys[1]));
     drop(c);
     t.assert_all_dropped_once();
 }

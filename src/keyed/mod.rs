@@ -9,20 +9,28 @@
 //! element costs beyond `T`: 12 bytes (its slot, 8, and its entry in the
 //! list of slots by position, 4).
 //!
-//! The passes over a keyed collection (a cursor, `traverse`, elements
-//! reached by key while one is held) are not in this version yet; outside
-//! a pass, everything below works.
+//! A pass ([`KeyedCollection::cursor`], [`KeyedCollection::traverse`])
+//! works as it does over a `ReadWriteCollection`: remove the element in
+//! hand, push new ones that the same pass visits, and, while one is held,
+//! reach the others by key ([`KeyedEntry::get`], [`KeyedEntry::get_mut`],
+//! [`KeyedEntry::pair_mut`]). Each element that moves takes its slot
+//! along (one more store), so every key stays valid through the pass.
 
+mod book;
+mod cursor;
 mod key;
+mod passes;
 mod slots;
 
 use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
 
-use self::slots::Slots;
+use self::book::Ledger;
 use crate::auto_remove::NoAutoRemove;
+use crate::raw::Store;
 
+pub use self::cursor::{KeyedCursor, KeyedEntry};
 pub use self::key::{DefaultKey, Key, KeyData};
 
 /// A `Vec`-backed, insertion-ordered collection whose elements keep a key
@@ -49,13 +57,11 @@ pub use self::key::{DefaultKey, Key, KeyData};
 /// assert_eq!(ships.index_of(frigate), Some(0));
 /// ```
 pub struct KeyedCollection<T, K = DefaultKey, A = NoAutoRemove> {
-    /// The elements, in order.
-    values: Vec<T>,
-    /// The slot of each element, by index.
-    dense: Vec<u32>,
-    slots: Slots,
-    /// The policy the passes will apply.
-    #[allow(dead_code)]
+    /// The elements, in order, with the settings a pass reads.
+    store: Store<T>,
+    /// The keys' side: the slot of each element and the slot table.
+    keys: Ledger,
+    /// The policy the passes apply.
     policy: A,
     _key: PhantomData<fn(K) -> K>,
 }
@@ -112,9 +118,8 @@ impl<T, K: Key> KeyedCollection<T, K> {
     /// ```
     pub const fn with_key() -> Self {
         KeyedCollection {
-            values: Vec::new(),
-            dense: Vec::new(),
-            slots: Slots::new(),
+            store: Store::new(Vec::new()),
+            keys: Ledger::new(),
             policy: NoAutoRemove,
             _key: PhantomData,
         }
@@ -148,8 +153,9 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     ///
     /// # Panics
     ///
-    /// If the collection would hold `u32::MAX` elements or more (keys and
-    /// positions are 32-bit), or cannot grow.
+    /// If the collection is bounded and full (see
+    /// [`try_push`](Self::try_push)), would hold `u32::MAX - 1` elements
+    /// (keys and positions are 32-bit), or cannot grow.
     ///
     /// # Examples
     ///
@@ -160,19 +166,51 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// let k = c.push('a');
     /// assert_eq!(c[k], 'a');
     /// ```
+    #[track_caller]
     pub fn push(&mut self, value: T) -> K {
-        let at = self.values.len();
+        match self.try_push(value) {
+            Ok(key) => key,
+            Err(_) => crate::cursor::full_panic(),
+        }
+    }
+
+    /// Like [`push`](Self::push), but a full bounded collection hands the
+    /// value back instead of panicking.
+    ///
+    /// # Errors
+    ///
+    /// [`CapacityError`](crate::CapacityError) holding `value` if the
+    /// collection is at its maximum length.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let mut c = KeyedCollection::bounded(1);
+    /// let k = c.try_push('a').unwrap();
+    /// assert_eq!(c.try_push('b').unwrap_err().element(), 'b');
+    /// assert_eq!(c[k], 'a');
+    /// ```
+    pub fn try_push(&mut self, value: T) -> Result<K, crate::error::CapacityError<T>> {
+        self.settled();
+        let at = self.store.vec.len();
+        if at >= self.store.max {
+            return Err(crate::error::CapacityError::new(value));
+        }
         if at >= u32::MAX as usize - 1 {
             crate::raw::capacity_overflow();
         }
         // Everything that can fail first: nothing changes if it does.
-        self.values.reserve(1);
-        self.dense.reserve(1);
-        self.slots.reserve_one();
-        let data = self.slots.occupy(at as u32);
-        self.dense.push(data.idx);
-        self.values.push(value);
-        K::from_data(data)
+        if at == self.store.vec.capacity() {
+            self.store.grow();
+        }
+        self.keys.dense.reserve(1);
+        self.keys.slots.reserve_one();
+        let data = self.keys.slots.occupy(at as u32);
+        self.keys.dense.push(data.idx);
+        self.store.vec.push(value);
+        Ok(K::from_data(data))
     }
 
     /// The element `key` names, or `None` if it has been removed.
@@ -190,8 +228,8 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// ```
     #[inline]
     pub fn get(&self, key: K) -> Option<&T> {
-        let at = self.slots.find(key.data())?;
-        self.values.get(at)
+        let at = self.keys.slots.find(key.data())?;
+        self.store.vec.get(at)
     }
 
     /// The element `key` names, mutably, or `None` if it has been removed.
@@ -208,8 +246,8 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// ```
     #[inline]
     pub fn get_mut(&mut self, key: K) -> Option<&mut T> {
-        let at = self.slots.find(key.data())?;
-        self.values.get_mut(at)
+        let at = self.keys.slots.find(key.data())?;
+        self.store.vec.get_mut(at)
     }
 
     /// Whether `key` names an element of the collection.
@@ -227,7 +265,7 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// ```
     #[inline]
     pub fn contains_key(&self, key: K) -> bool {
-        self.slots.find(key.data()).is_some()
+        self.index_of(key).is_some()
     }
 
     /// The position of the element `key` names (its index in
@@ -246,7 +284,12 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// ```
     #[inline]
     pub fn index_of(&self, key: K) -> Option<usize> {
-        self.slots.find(key.data())
+        // Below the length: after a leaked cursor the slots are stale
+        // until the next change (see `recover`).
+        self.keys
+            .slots
+            .find(key.data())
+            .filter(|&at| at < self.len())
     }
 
     /// The key of the element at position `index`, or `None` if there is
@@ -264,8 +307,8 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// ```
     #[inline]
     pub fn key_at(&self, index: usize) -> Option<K> {
-        let idx = *self.dense.get(index)?;
-        Some(self.slots.key(idx))
+        let idx = *self.keys.dense[..self.len()].get(index)?;
+        Some(self.keys.slots.key(idx))
     }
 
     /// Removes the element `key` names and returns it, keeping the order
@@ -287,14 +330,15 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// assert_eq!((c[a], c[d]), ('a', 'c'));
     /// ```
     pub fn remove(&mut self, key: K) -> Option<T> {
-        let at = self.slots.find(key.data())?;
+        self.settled();
+        let at = self.keys.slots.find(key.data())?;
         // Bookkeeping first (none of it runs user code or can fail).
-        let idx = self.dense.remove(at);
-        self.slots.vacate(idx);
-        for (i, &moved) in self.dense.iter().enumerate().skip(at) {
-            self.slots.moved(moved, i);
+        let idx = self.keys.dense.remove(at);
+        self.keys.slots.vacate(idx);
+        for (i, &moved) in self.keys.dense.iter().enumerate().skip(at) {
+            self.keys.slots.moved(moved, i);
         }
-        Some(self.values.remove(at))
+        Some(self.store.vec.remove(at))
     }
 
     /// Removes every element; every key becomes stale.
@@ -311,11 +355,12 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// assert!(!c.contains_key(k));
     /// ```
     pub fn clear(&mut self) {
+        self.settled();
         // The keys go stale before any element's `Drop` runs.
-        for idx in self.dense.drain(..) {
-            self.slots.vacate(idx);
+        for idx in self.keys.dense.drain(..) {
+            self.keys.slots.vacate(idx);
         }
-        self.values.clear();
+        self.store.vec.clear();
     }
 }
 
@@ -334,7 +379,7 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// ```
     #[inline]
     pub fn len(&self) -> usize {
-        self.values.len()
+        self.store.vec.len()
     }
 
     /// Whether there are no elements.
@@ -349,7 +394,7 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// ```
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
+        self.store.vec.is_empty()
     }
 
     /// How many elements fit before the element buffer grows.
@@ -364,7 +409,7 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// ```
     #[inline]
     pub fn capacity(&self) -> usize {
-        self.values.capacity()
+        self.store.vec.capacity()
     }
 
     /// Makes room for at least `additional` more elements (and their
@@ -384,9 +429,9 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// assert!(c.capacity() >= 8);
     /// ```
     pub fn reserve(&mut self, additional: usize) {
-        self.values.reserve(additional);
-        self.dense.reserve(additional);
-        self.slots.reserve(additional);
+        self.store.vec.reserve(additional);
+        self.keys.dense.reserve(additional);
+        self.keys.slots.reserve(additional);
     }
 
     /// The elements, in order, without their keys.
@@ -403,7 +448,7 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// ```
     #[inline]
     pub fn as_slice(&self) -> &[T] {
-        &self.values
+        &self.store.vec
     }
 
     /// The elements with their keys, in order.
@@ -419,7 +464,7 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// assert!(c.iter().eq([(a, &'a'), (b, &'b')]));
     /// ```
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = (K, &T)> + ExactSizeIterator + '_ {
-        self.keys().zip(self.values.iter())
+        self.keys().zip(self.store.vec.iter())
     }
 
     /// The elements, mutable, with their keys, in order.
@@ -440,11 +485,11 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     pub fn iter_mut(
         &mut self,
     ) -> impl DoubleEndedIterator<Item = (K, &mut T)> + ExactSizeIterator + '_ {
-        let slots = &self.slots;
-        self.dense
+        let slots = &self.keys.slots;
+        self.keys.dense[..self.store.vec.len()]
             .iter()
             .map(move |&idx| slots.key(idx))
-            .zip(self.values.iter_mut())
+            .zip(self.store.vec.iter_mut())
     }
 
     /// The keys, in the elements' order.
@@ -460,8 +505,10 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// assert!(c.keys().eq([a, b]));
     /// ```
     pub fn keys(&self) -> impl DoubleEndedIterator<Item = K> + ExactSizeIterator + '_ {
-        let slots = &self.slots;
-        self.dense.iter().map(move |&idx| slots.key(idx))
+        let slots = &self.keys.slots;
+        self.keys.dense[..self.len()]
+            .iter()
+            .map(move |&idx| slots.key(idx))
     }
 
     /// The elements, in order.
@@ -476,7 +523,7 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// assert!(c.values().eq(&['a']));
     /// ```
     pub fn values(&self) -> core::slice::Iter<'_, T> {
-        self.values.iter()
+        self.store.vec.iter()
     }
 
     /// The elements, mutable, in order.
@@ -492,7 +539,7 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// assert_eq!(c.as_slice(), [10]);
     /// ```
     pub fn values_mut(&mut self) -> core::slice::IterMut<'_, T> {
-        self.values.iter_mut()
+        self.store.vec.iter_mut()
     }
 }
 
@@ -506,9 +553,8 @@ impl<T: Clone, K: Key, A: Clone> Clone for KeyedCollection<T, K, A> {
     /// A copy whose keys are the same as this one's.
     fn clone(&self) -> Self {
         KeyedCollection {
-            values: self.values.clone(),
-            dense: self.dense.clone(),
-            slots: self.slots.clone(),
+            store: self.store.clone(),
+            keys: self.keys.clone(),
             policy: self.policy.clone(),
             _key: PhantomData,
         }
@@ -565,7 +611,7 @@ mod tests {
         let second = c.push("second");
         assert_eq!(second.data().idx, idx, "a vacant slot is reused");
         // Jump the slot to its last version (2^31 reuses, shortened).
-        c.slots.set_version(idx, u32::MAX);
+        c.keys.slots.set_version(idx, u32::MAX);
         let last = c.key_at(0).expect("one element");
         assert_eq!(last.data().version.get(), u32::MAX);
         assert_eq!(c.get(last), Some(&"second"));

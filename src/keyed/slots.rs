@@ -52,6 +52,12 @@ impl Slots {
         }
     }
 
+    /// Whether [`occupy`](Self::occupy) will not allocate.
+    #[inline(always)]
+    pub(super) fn has_room(&self) -> bool {
+        self.free != NONE || self.slots.len() < self.slots.capacity()
+    }
+
     /// Makes room for `additional` more slots than exist (more than
     /// enough when vacant ones can be reused).
     pub(super) fn reserve(&mut self, additional: usize) {
@@ -60,6 +66,7 @@ impl Slots {
 
     /// Takes a slot for the element at index `at` and returns its key
     /// data. Does not allocate after [`reserve_one`](Self::reserve_one).
+    #[inline(always)]
     pub(super) fn occupy(&mut self, at: u32) -> KeyData {
         let idx = if self.free == NONE {
             self.slots.push(Slot { version: 1, at });
@@ -78,6 +85,7 @@ impl Slots {
 
     /// Frees slot `idx` (occupied): its keys are stale from here on. A
     /// slot at the last version is retired instead of reused.
+    #[inline(always)]
     pub(super) fn vacate(&mut self, idx: u32) {
         let slot = &mut self.slots[idx as usize];
         debug_assert!(slot.version % 2 == 1, "vacating a vacant slot");
@@ -90,6 +98,16 @@ impl Slots {
         }
     }
 
+    /// Frees every occupied slot (after a leaked pass, whose elements are
+    /// gone).
+    pub(super) fn vacate_all(&mut self) {
+        for idx in 0..self.slots.len() as u32 {
+            if self.slots[idx as usize].version % 2 == 1 {
+                self.vacate(idx);
+            }
+        }
+    }
+
     /// The index of the element `key` names, if it is still there.
     #[inline]
     pub(super) fn find(&self, key: KeyData) -> Option<usize> {
@@ -98,7 +116,7 @@ impl Slots {
     }
 
     /// Records that slot `idx`'s element is now at index `at`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn moved(&mut self, idx: u32, at: usize) {
         self.slots[idx as usize].at = at as u32;
     }

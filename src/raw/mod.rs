@@ -109,7 +109,7 @@ pub(crate) use self::par_round::{par_round, par_settle_rest, ParScratch};
 pub(crate) use self::pass::Detached;
 #[cfg(feature = "rayon")]
 pub(crate) use self::pass::Suspended;
-pub(crate) use self::pass::{capacity_overflow, Core, HeldRef, Pass};
+pub(crate) use self::pass::{capacity_overflow, AtPassEnd, Core, HeldRef, Pass};
 #[cfg(feature = "std")]
 pub(crate) use self::pass_end::{PassEnd, PassEndSlot};
 pub(crate) use self::store::Store;

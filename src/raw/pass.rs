@@ -314,6 +314,24 @@ impl<T> Core<T> {
         self.c.len()
     }
 
+    /// The pass's positions as indices: (`write`, `read`, `end`). A caller
+    /// that keeps something in step with the buffer (the keyed
+    /// collection's slot list) reads from them which elements moved;
+    /// nothing in here reports moves, so the other collections pay nothing.
+    #[inline(always)]
+    pub(crate) fn indices(&self) -> (usize, usize, usize) {
+        let c = &self.c;
+        // SAFETY: `buf <= write <= read <= end` in one allocation
+        // (invariant).
+        unsafe {
+            (
+                distance(c.buf, c.write),
+                distance(c.buf, c.read),
+                distance(c.buf, c.end),
+            )
+        }
+    }
+
     /// The held element.
     ///
     /// # Panics
@@ -521,6 +539,38 @@ impl<T> Core<T> {
             self.pending,
         );
     }
+
+    /// [`finish`](Self::finish), telling `x` first how the hole closes
+    /// (for a collection that keeps something in step with the buffer).
+    /// One out-of-line call, as `finish` is: a cursor's drop glue stays
+    /// small enough to be inlined into the unwind paths of the caller's
+    /// loop, which keeps the pass state in registers.
+    #[inline(always)]
+    pub(crate) fn finish_and<X: AtPassEnd>(&mut self, x: &mut X) {
+        if self.done {
+            return;
+        }
+        #[cfg(feature = "std")]
+        debug_assert!(
+            self.room.is_none() && self.pending.is_none(),
+            "a buffered pass keeps nothing in step"
+        );
+        self.done = true;
+        self.held = false;
+        let c = self.c;
+        finish_pass_and(self.store, c.buf, c.write, c.read, c.end, NonNull::from(x));
+    }
+}
+
+/// Something kept in step with a pass's buffer by its caller (the keyed
+/// collection's list of slots by position), told when the pass ends how
+/// its hole closes. `raw` names nothing above it: the caller implements
+/// this, and only its passes pay for it ([`Core::finish_and`]).
+pub(crate) trait AtPassEnd {
+    /// The pass ends: the elements from index `read` to the end move down
+    /// to index `write` (nothing moves when the two are equal). Must not
+    /// unwind: it runs where unwinding aborts.
+    fn closing(&mut self, write: usize, read: usize);
 }
 
 /// At the end of a bounded queue's pass (see `finish_pass`): tells its
@@ -728,6 +778,39 @@ extern "C" fn finish_pass<T>(
     }
 }
 
+/// [`finish_pass`] for [`Core::finish_and`]: tells `x` how the hole
+/// closes, then closes it. `extern "C"` for the same reason as
+/// `finish_pass` (an `AtPassEnd` must not unwind; if it does, the process
+/// aborts).
+#[inline(never)]
+#[allow(improper_ctypes_definitions)] // never called from C: `extern "C"` only for `nounwind`
+extern "C" fn finish_pass_and<T, X: AtPassEnd>(
+    store: NonNull<Store<T>>,
+    buf: *mut T,
+    write: *mut T,
+    read: *mut T,
+    end: *mut T,
+    mut x: NonNull<X>,
+) {
+    // SAFETY: the positions are ordered in one allocation (the `Counters`
+    // invariant of the pass being finished).
+    let (w, r) = unsafe { (distance(buf, write), distance(buf, read)) };
+    // SAFETY: `x` comes from a `&mut X` that `Core::finish_and` holds for
+    // the length of this call; nothing else refers to it.
+    unsafe { x.as_mut() }.closing(w, r);
+    finish_pass(
+        store,
+        buf,
+        write,
+        read,
+        end,
+        #[cfg(feature = "std")]
+        None,
+        #[cfg(feature = "std")]
+        None,
+    );
+}
+
 /// The held element of a pass, as an `Entry` sees it: the pass plus a
 /// pointer to the element, so that reading and writing the element costs
 /// no bookkeeping loads.
@@ -835,6 +918,12 @@ impl<T> HeldRef<'_, T> {
         let (kept, unvisited) =
             unsafe { (distance(c.buf, prev(c.write)), distance(c.read, c.end)) };
         ((real(c.buf), kept), (real(c.read), unvisited))
+    }
+
+    /// The pass's positions as indices (see [`Core::indices`]).
+    #[inline(always)]
+    pub(crate) fn indices(&self) -> (usize, usize, usize) {
+        self.core.indices()
     }
 
     #[inline(always)]
