@@ -3,33 +3,29 @@
 //! while the pass moves elements.
 //!
 //! The pass (`raw`) reports no per-element moves (the unkeyed collections
-//! would pay for the reports), and the keyed pass does no per-element
-//! work either: its survivors move exactly as the unkeyed ones. The dense
-//! list catches up a run at a time, when the hole grows (a removal), when
-//! it closes (a push that found no room) and when the pass ends. Between
-//! two of those, the hole has one size (`gap = read - write`), so the
-//! survivors visited since the last catch-up are exactly the ones whose
-//! dense entries still sit `gap` places later, at their old positions:
+//! would pay for the reports), and an ordered keyed pass does no
+//! per-survivor work either: its survivors move exactly as the unkeyed
+//! ones. The dense list keeps the positions the elements had when the
+//! pass began (and the pushes' positions); a removal marks its entry dead
+//! and notes the position. When the pass ends (or a push closes the
+//! hole), one branch-free loop drops the dead entries and gives every
+//! moved slot its new position: one store per survivor that moved, as the
+//! buffer's own move.
 //!
 //! ```text
-//!  values:  0        flushed       write-1  write     read          end
-//!           |  kept,   |  kept, not   | held? |  hole    | unvisited |
-//!           |  caught  |  caught up   |       |          |  +pushed  |
-//!           |  up      |              |       |          |           |
-//!  dense:   0        flushed   flushed+gap        read-1 read        end
-//!           | in step  |  (stale)  | the run's entries |  | in step   |
-//!                                    (held's last)
+//!  values:  0               write-1  write        read            end
+//!           |  kept, in order  | held? |    hole    | unvisited+pushed |
+//!  dense:   0                                        read            end
+//!           |  kept and dead entries, at the positions  | unvisited+pushed |
+//!           |  the pass began with (`removed` lists     |  (in place)      |
+//!           |  the dead ones, ascending)                |                  |
 //! ```
 //!
-//! * `[0, flushed)`: dense entries in place, their slots' `at` exact;
-//! * the run, values `[flushed, write)`: their dense entries are at
-//!   `[flushed + gap, read)`, and their slots' `at` are those old
-//!   positions (the held element's, when one is held, is `read - 1`);
-//! * `[read, end)`: in place (`dense.len() == end`).
-//!
-//! A lookup by key maps an `at` in the run back by `gap`. Unordered mode
-//! keeps `read == write` (no gap): its removals move the last element
-//! into the held one's place, slot and all, at once.
+//! During the pass a slot's `at` is still such a position: a lookup maps
+//! it to the element's index now by counting the removals before it (a
+//! binary search in `removed`). The held element's entry is `read - 1`.
+//! Unordered mode keeps `read == write` (no hole): its removals move the
+//! last element into the held one's place, slot and all, at once.
 
 use alloc::vec::Vec;
 
@@ -37,9 +33,13 @@ use super::key::KeyData;
 use super::slots::Slots;
 use crate::raw::AtPassEnd;
 
+/// A dense entry whose element was removed during the pass (no slot has
+/// this index: the table holds fewer than `u32::MAX - 1` slots).
+const DEAD: u32 = u32::MAX;
+
 /// The keys' side of a keyed collection: the slot of each element by
-/// position (the dense list), the slot table, and during a pass how far
-/// the dense list has caught up with it.
+/// position (the dense list), the slot table, and during a pass the
+/// removals it made so far.
 #[derive(Clone, Debug)]
 pub(super) struct Ledger {
     pub(super) dense: Vec<u32>,
@@ -49,9 +49,10 @@ pub(super) struct Ledger {
     /// the elements leaked and the slots stale (the collection recovers
     /// before its next change).
     pub(super) open: bool,
-    /// During a pass: the dense list and the slots are exact below this
-    /// index (see the module docs).
-    flushed: usize,
+    /// During an ordered pass: the dense positions of the elements it
+    /// removed, ascending (their entries are `DEAD`). Empty outside a
+    /// pass; its allocation is kept for the next one.
+    removed: Vec<u32>,
     /// During a pass: removals fill from the end.
     unordered: bool,
 }
@@ -72,7 +73,7 @@ impl Ledger {
             dense: Vec::new(),
             slots: Slots::new(),
             open: false,
-            flushed: 0,
+            removed: Vec::new(),
             unordered: false,
         }
     }
@@ -80,41 +81,43 @@ impl Ledger {
     /// A pass begins.
     #[inline(always)]
     pub(super) fn begin(&mut self, unordered: bool) {
+        debug_assert!(self.removed.is_empty());
         self.open = true;
-        self.flushed = 0;
         self.unordered = unordered;
     }
 
-    /// The values `[flushed, upto)` catch up: their dense entries move
-    /// `gap` places down and their slots learn their positions.
-    #[inline(always)]
-    fn flush(&mut self, upto: usize, gap: usize) {
-        if gap != 0 && self.flushed < upto {
-            flush_run(&mut self.dense, &mut self.slots, self.flushed, upto, gap);
-        }
-        self.flushed = upto;
+    /// After a leaked pass (its elements are gone): every slot goes stale.
+    pub(super) fn forget_all(&mut self) {
+        self.slots.vacate_all();
+        self.dense.clear();
+        self.removed.clear();
+        self.open = false;
     }
 
     /// The held element is about to be removed from a pass at indices
-    /// `(write, read, end)`: the run behind it catches up, and its slot
-    /// goes stale. (Unordered: the last element takes its place.)
+    /// `(write, read, end)`: its slot goes stale and its entry dead.
+    /// (Unordered: the last element takes its place.)
+    ///
+    /// # Panics
+    /// If the list of removals cannot grow (nothing changed then).
     #[inline(always)]
     pub(super) fn removing_held(&mut self, (write, read, end): (usize, usize, usize)) {
-        let held = write - 1;
         if self.unordered {
             debug_assert_eq!(write, read, "unordered passes have no hole");
+            let held = write - 1;
             self.slots.vacate(self.dense[held]);
             let last = self.dense.pop().expect("the held element is in the list");
             if held != end - 1 {
                 self.dense[held] = last;
                 self.slots.moved(last, held);
             }
-            self.flushed = held;
             return;
         }
-        self.flush(held, read - write);
-        self.slots.vacate(self.dense[read - 1]);
-        self.flushed = held;
+        let at = read - 1;
+        // The only step that can fail, first.
+        self.removed.push(at as u32);
+        let idx = core::mem::replace(&mut self.dense[at], DEAD);
+        self.slots.vacate(idx);
     }
 
     /// Makes sure [`pushed`](Self::pushed) will not allocate or fail, before
@@ -159,19 +162,15 @@ impl Ledger {
         self.dense[read - 1]
     }
 
-    /// Where the element at dense position `at` (its slot's) is now, in a
-    /// pass at `(write, read, end)` with an element held.
-    #[inline(always)]
+    /// Where the element whose slot says `at` is now, in a pass at
+    /// `(write, read, end)` with an element held.
+    #[inline]
     pub(super) fn place(&self, at: usize, (write, read, _): (usize, usize, usize)) -> Place {
         if at >= read {
             return Place::After(at - read);
         }
-        let gap = read - write;
-        let now = if at < self.flushed { at } else { at - gap };
-        debug_assert!(
-            at < self.flushed || at >= self.flushed + gap,
-            "a live slot in the hole"
-        );
+        // Moved down by the removals before it.
+        let now = at - self.removed.partition_point(|&p| (p as usize) < at);
         if now + 1 == write {
             Place::Held
         } else {
@@ -180,15 +179,22 @@ impl Ledger {
     }
 }
 
-/// The end of a pass (or a push that closed the hole): the run catches
-/// up, then `[read, end)` moves down to `write` with the buffer; the pass
-/// is no longer open.
+/// The end of a pass (or a push that closed the hole): the dead entries
+/// leave the dense list and `[read, end)` closes up, as in the buffer;
+/// the pass is no longer open.
 impl AtPassEnd for Ledger {
     #[inline]
     fn closing(&mut self, write: usize, read: usize) {
-        if read != write {
-            self.flush(write, read - write);
-            close_hole(&mut self.dense, &mut self.slots, write, read);
+        if let Some(&first) = self.removed.first() {
+            debug_assert_eq!(
+                self.removed.len(),
+                read - write,
+                "one dead entry per removal"
+            );
+            let kept = compact(&mut self.dense, &mut self.slots, first as usize);
+            debug_assert_eq!(kept, write + (self.dense.len() - read));
+            self.dense.truncate(kept);
+            self.removed.clear();
         }
         self.open = false;
     }
@@ -205,29 +211,21 @@ fn reserve_push(dense: &mut Vec<u32>, slots: &mut Slots) {
     slots.reserve_one();
 }
 
-/// Values `[from, upto)` catch up: dense entries `[from + gap, upto +
-/// gap)` move to `[from, upto)`, and each slot learns its position.
-/// (One loop, not a `copy_within` and a loop: runs are short, a few
-/// elements between two removals, and a `memmove` call costs more than
-/// moving them.)
+/// Drops the `DEAD` entries of the dense list from `first` on, keeping
+/// the order, and gives every slot whose entry moved its new position.
+/// Returns the new length. One loop without branches on the data (the
+/// removals fall where they fall): each entry is written at the next
+/// position, and that position moves on only for a live entry; a dead
+/// entry's position store goes to a scratch value instead of a slot.
 #[inline(never)]
-fn flush_run(dense: &mut [u32], slots: &mut Slots, from: usize, upto: usize, gap: usize) {
-    for at in from..upto {
-        let idx = dense[at + gap];
-        dense[at] = idx;
-        slots.moved(idx, at);
+fn compact(dense: &mut [u32], slots: &mut Slots, first: usize) -> usize {
+    let mut to = first;
+    let mut scratch = 0;
+    for from in first..dense.len() {
+        let idx = dense[from];
+        dense[to] = idx;
+        *slots.at_mut_or(idx, &mut scratch) = to as u32;
+        to += usize::from(idx != DEAD);
     }
-}
-
-/// `[read, end)` of the dense list moves to `write`; each moved slot learns
-/// its new index.
-#[cold]
-#[inline(never)]
-fn close_hole(dense: &mut Vec<u32>, slots: &mut Slots, write: usize, read: usize) {
-    let end = dense.len();
-    dense.copy_within(read..end, write);
-    dense.truncate(write + (end - read));
-    for (at, &idx) in (write..).zip(&dense[write..]) {
-        slots.moved(idx, at);
-    }
+    to
 }

@@ -232,8 +232,6 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     #[inline(never)]
     fn recover(&mut self) {
         debug_assert!(self.store.vec.is_empty());
-        self.keys.slots.vacate_all();
-        self.keys.dense.clear();
-        self.keys.open = false;
+        self.keys.forget_all();
     }
 }

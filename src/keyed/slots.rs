@@ -121,6 +121,16 @@ impl Slots {
         self.slots[idx as usize].at = at as u32;
     }
 
+    /// Where slot `idx` keeps its element's index, or `scratch` if there
+    /// is no slot `idx` (a selection, not a branch: see `book::compact`).
+    #[inline(always)]
+    pub(super) fn at_mut_or<'a>(&'a mut self, idx: u32, scratch: &'a mut u32) -> &'a mut u32 {
+        match self.slots.get_mut(idx as usize) {
+            Some(slot) => &mut slot.at,
+            None => scratch,
+        }
+    }
+
     /// The key data of occupied slot `idx`.
     #[inline]
     pub(super) fn data(&self, idx: u32) -> KeyData {
