@@ -110,6 +110,8 @@
 //! when a later traversal reaches it (call
 //! [`Cursor::finish`](crate::Cursor::finish) to check it now).
 
+use crate::key_data::KeyData;
+
 /// A policy deciding which elements a traversal removes on its own, and
 /// what happens to them.
 ///
@@ -155,6 +157,40 @@ pub trait AutoRemove<T> {
     #[inline]
     fn removed(&mut self, item: T) {
         drop(item);
+    }
+
+    /// Receives each element removed because [`should_remove`] said so
+    /// from a [`KeyedCollection`](crate::KeyedCollection), with the data
+    /// of the key it had (stale from here on; `K::from_data` makes the
+    /// key). The default calls [`removed`](AutoRemove::removed).
+    ///
+    /// [`should_remove`]: AutoRemove::should_remove
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::keyed::{DefaultKey, KeyData};
+    /// use read_write_collection::{AutoRemove, KeyedCollection};
+    ///
+    /// #[derive(Default)]
+    /// struct Obituaries { keys: Vec<KeyData> }
+    ///
+    /// impl AutoRemove<i32> for Obituaries {
+    ///     fn should_remove(&mut self, hp: &i32) -> bool { *hp <= 0 }
+    ///     fn removed_with_key(&mut self, key: KeyData, _hp: i32) { self.keys.push(key); }
+    /// }
+    ///
+    /// let mut c: KeyedCollection<i32, DefaultKey, _> =
+    ///     KeyedCollection::with_policy(Obituaries::default());
+    /// c.push(3);
+    /// c.push(0);
+    /// c.traverse(|_| {});
+    /// assert_eq!(format!("{:?}", c.policy().keys), "[1v1]");
+    /// ```
+    #[inline]
+    fn removed_with_key(&mut self, key: KeyData, item: T) {
+        let _ = key;
+        self.removed(item);
     }
 }
 

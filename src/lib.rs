@@ -267,7 +267,7 @@
 //! | 3 | `collection`, `buffered`, `keyed` |
 //! | 2 | `cursor`, `vec_api`, `producer` (the queue's shared state) |
 //! | 1 | `raw` (the unsafe core) |
-//! | 0 | `error`, `auto_remove`, `settings`, `sync` |
+//! | 0 | `error`, `auto_remove`, `key_data`, `settings`, `sync` |
 //!
 //! # Testing code that uses this crate
 //!
@@ -492,6 +492,7 @@ pub mod parallel;
 pub mod auto_remove;
 mod cursor;
 mod error;
+mod key_data;
 #[cfg(all(test, loom, feature = "std"))]
 mod loom_tests;
 pub mod prelude;

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 /// The floors, bottom up: a module may import the modules on lower floors,
 /// nothing on its own floor or above.
 const FLOORS: &[&[&str]] = &[
-    &["error", "auto_remove", "settings", "sync"],
+    &["error", "auto_remove", "key_data", "settings", "sync"],
     &["raw"],
     &["cursor", "vec_api", "producer"],
     &["collection", "buffered", "keyed"],

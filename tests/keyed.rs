@@ -8,14 +8,16 @@
 
 mod common;
 
+use std::cell::RefCell;
 use std::collections::{HashSet, VecDeque};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::rc::Rc;
 
 use common::{Elem, Tracker};
 use quickcheck::{Arbitrary, Gen, QuickCheck};
 use read_write_collection::keyed::KeyedEntry;
 use read_write_collection::keyed::{DefaultKey, Key};
-use read_write_collection::{new_key_type, KeyedCollection, Mode};
+use read_write_collection::{new_key_type, AutoRemove, KeyedCollection, Mode};
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -31,6 +33,10 @@ enum Op {
         steps: Vec<Step>,
         closure: bool,
     },
+    /// `retain` (see the model in `run_on`).
+    Retain(u8),
+    /// `get_disjoint_mut` of the `a`th and `b`th keys ever handed out.
+    Disjoint(u8, u8),
 }
 
 /// What happens during a pass. The steps are read in order: `CursorPush`
@@ -58,11 +64,13 @@ enum Step {
 
 impl Arbitrary for Op {
     fn arbitrary(g: &mut Gen) -> Self {
-        match u8::arbitrary(g) % 20 {
+        match u8::arbitrary(g) % 22 {
             0..=6 => Op::Push(i8::arbitrary(g)),
             7..=10 => Op::Remove(u8::arbitrary(g)),
             11..=13 => Op::Bump(u8::arbitrary(g)),
             14 => Op::Clear,
+            15 => Op::Retain(u8::arbitrary(g)),
+            16 => Op::Disjoint(u8::arbitrary(g), u8::arbitrary(g)),
             _ => Op::Pass {
                 steps: Vec::arbitrary(g),
                 closure: bool::arbitrary(g),
@@ -98,9 +106,39 @@ struct PassModel {
     rest: VecDeque<M>,
     unordered: bool,
     max: usize,
+    /// The auto-remove predicate, on values.
+    expired: fn(i64) -> bool,
+    /// What the predicate removed, in order: (key, id).
+    hooked: Vec<(DefaultKey, u32)>,
 }
 
 impl PassModel {
+    /// The cursor lets go of the held element: the predicate decides.
+    fn settle(&mut self) {
+        if let Some(h) = self.held {
+            if (self.expired)(h.2) {
+                self.remove_held();
+                self.hooked.push((h.0, h.1));
+            } else {
+                self.kept.extend(self.held.take());
+            }
+        }
+    }
+
+    /// `next()`: settle, then hold the next element the predicate keeps.
+    fn advance(&mut self) -> bool {
+        self.settle();
+        while let Some(h) = self.rest.pop_front() {
+            self.held = Some(h);
+            if !(self.expired)(h.2) {
+                return true;
+            }
+            self.remove_held();
+            self.hooked.push((h.0, h.1));
+        }
+        false
+    }
+
     fn len(&self) -> usize {
         self.kept.len() + usize::from(self.held.is_some()) + self.rest.len()
     }
@@ -164,10 +202,8 @@ fn entry_steps(
         *next += 1;
         match *step {
             Step::Keep | Step::CursorPush(_) => break,
-            Step::Break => {
-                m.kept.extend(m.held.take());
-                return true;
-            }
+            // Dropping the cursor settles the held element (no panic).
+            Step::Break => return true,
             Step::Panic => {
                 m.kept.extend(m.held.take());
                 std::panic::resume_unwind(Box::new("a step panics"));
@@ -228,18 +264,20 @@ fn entry_steps(
         }
         check_entry(&e, m);
     }
-    m.kept.extend(m.held.take());
     false
 }
 
 /// Runs a pass on `c` and on the model (`model` becomes the result).
-fn run_pass(
+#[allow(clippy::too_many_arguments)] // the model's parts, each changed by the pass
+fn run_pass<A: AutoRemove<Elem>>(
     t: &Tracker,
-    c: &mut KeyedCollection<Elem>,
+    c: &mut KeyedCollection<Elem, DefaultKey, A>,
     model: &mut Vec<M>,
     issued: &mut Vec<DefaultKey>,
     steps: &[Step],
     closure: bool,
+    expired: fn(i64) -> bool,
+    hooked: &mut Vec<(DefaultKey, u32)>,
 ) {
     let mut m = PassModel {
         kept: Vec::new(),
@@ -247,20 +285,21 @@ fn run_pass(
         rest: std::mem::take(model).into(),
         unordered: c.mode() == Mode::Unordered,
         max: c.max_len().unwrap_or(usize::MAX),
+        expired,
+        hooked: Vec::new(),
     };
     let mut next = 0;
     let result = catch_unwind(AssertUnwindSafe(|| {
         if closure {
             let mut stopped = false;
             c.traverse(|e| {
+                assert!(m.advance(), "traverse visits what the model does");
                 if !stopped {
-                    m.held = m.rest.pop_front();
                     stopped = entry_steps(t, e, steps, &mut next, &mut m, issued);
-                    return;
                 }
-                // A closure cannot break: the rest are kept.
-                m.kept.extend(m.rest.pop_front());
+                // After a `Break` step the closure returns at once.
             });
+            assert!(!m.advance(), "traverse visits what the model does");
             return;
         }
         let mut cursor = c.cursor();
@@ -284,24 +323,59 @@ fn run_pass(
             }
             assert_eq!(cursor.remaining(), m.rest.len(), "remaining()");
             assert_eq!(cursor.len(), m.len(), "len()");
-            let Some(e) = cursor.next() else { break };
-            m.held = m.rest.pop_front();
+            let e = cursor.next();
+            assert_eq!(e.is_some(), m.advance(), "next()");
+            let Some(e) = e else { break };
             if entry_steps(t, e, steps, &mut next, &mut m, issued) {
                 break;
             }
         }
+        drop(cursor);
+        m.settle();
     }));
     if let Err(payload) = result {
+        // Unwinding: the held element stays, the predicate is not asked.
         assert_eq!(payload.downcast_ref::<&str>(), Some(&"a step panics"));
     }
+    hooked.append(&mut m.hooked);
     *model = m.end();
 }
 
-/// Runs `ops` on a collection (unordered, or bounded by `max`) and on the
-/// model, comparing after each.
-fn run(ops: &[Op], unordered: bool, max: Option<usize>) {
+/// Runs `ops` on a collection (unordered, or bounded by `max`; with the
+/// predicate `expired` if given) and on the model, comparing after each.
+fn run(ops: &[Op], unordered: bool, max: Option<usize>, expired: Option<fn(i64) -> bool>) {
     let t = Tracker::new();
-    let mut c: KeyedCollection<Elem> = KeyedCollection::new();
+    let log = Rc::new(RefCell::new(Vec::new()));
+    match expired {
+        Some(pred) => {
+            let to = Rc::clone(&log);
+            let c = KeyedCollection::with_auto_remove(move |e: &Elem| pred(e.val))
+                .with_removal_hook(move |k, e: Elem| to.borrow_mut().push((k, e.id())));
+            run_on(&t, c, ops, unordered, max, pred, &log);
+        }
+        None => run_on(
+            &t,
+            KeyedCollection::new(),
+            ops,
+            unordered,
+            max,
+            |_| false,
+            &log,
+        ),
+    }
+    t.assert_all_dropped_once();
+}
+
+fn run_on<A: AutoRemove<Elem>>(
+    t: &Tracker,
+    mut c: KeyedCollection<Elem, DefaultKey, A>,
+    ops: &[Op],
+    unordered: bool,
+    max: Option<usize>,
+    expired: fn(i64) -> bool,
+    log: &RefCell<Vec<(DefaultKey, u32)>>,
+) {
+    let mut hooked = Vec::new();
     if unordered {
         c.set_mode(Mode::Unordered);
     }
@@ -355,16 +429,87 @@ fn run(ops: &[Op], unordered: bool, max: Option<usize>) {
                 model.clear();
             }
             Op::Pass { ref steps, closure } => {
-                run_pass(&t, &mut c, &mut model, &mut issued, steps, closure);
+                run_pass(
+                    t,
+                    &mut c,
+                    &mut model,
+                    &mut issued,
+                    steps,
+                    closure,
+                    expired,
+                    &mut hooked,
+                );
             }
+            Op::Retain(n) => {
+                // Keeps the ones whose bumped value is not a multiple of
+                // `n % 4 + 2`, as a pass without the predicate.
+                let modulus = i64::from(n % 4) + 2;
+                let keep = |v: i64| (v + 1) % modulus != 0;
+                let mut m = PassModel {
+                    kept: Vec::new(),
+                    held: None,
+                    rest: std::mem::take(&mut model).into(),
+                    unordered,
+                    max: usize::MAX,
+                    expired: |_| false,
+                    hooked: Vec::new(),
+                };
+                let mut seen = Vec::new();
+                c.retain(|k, e| {
+                    seen.push(k);
+                    e.val += 1;
+                    keep(e.val - 1)
+                });
+                let mut visited = Vec::new();
+                while m.advance() {
+                    let h = m.held.as_mut().expect("held");
+                    visited.push(h.0);
+                    h.2 += 1;
+                    if !keep(h.2 - 1) {
+                        m.remove_held();
+                    }
+                }
+                assert_eq!(seen, visited, "retain's keys, in visiting order");
+                model = m.end();
+            }
+            Op::Disjoint(a, b) if !issued.is_empty() => {
+                let (ka, kb) = (
+                    issued[a as usize % issued.len()],
+                    issued[b as usize % issued.len()],
+                );
+                let ia = model.iter().position(|m| m.0 == ka);
+                let ib = model.iter().position(|m| m.0 == kb);
+                match (c.get_disjoint_mut([ka, kb]), ia, ib) {
+                    (Some([x, y]), Some(ia), Some(ib)) => {
+                        assert_ne!(ia, ib);
+                        assert_eq!((x.id(), y.id()), (model[ia].1, model[ib].1));
+                        std::mem::swap(&mut x.val, &mut y.val);
+                        let (va, vb) = (model[ia].2, model[ib].2);
+                        model[ia].2 = vb;
+                        model[ib].2 = va;
+                    }
+                    (None, ia, ib) => assert!(ia.is_none() || ib.is_none() || ia == ib),
+                    (got, ia, ib) => {
+                        panic!("get_disjoint_mut: {:?} for {ia:?}, {ib:?}", got.is_some())
+                    }
+                }
+            }
+            Op::Disjoint(..) => {}
         }
         check(&c, &model, &issued);
+        assert_eq!(
+            *log.borrow(),
+            hooked,
+            "the hook gets what the predicate removes, with keys"
+        );
     }
-    drop(c);
-    t.assert_all_dropped_once();
 }
 
-fn check(c: &KeyedCollection<Elem>, model: &[(DefaultKey, u32, i64)], issued: &[DefaultKey]) {
+fn check<A>(
+    c: &KeyedCollection<Elem, DefaultKey, A>,
+    model: &[(DefaultKey, u32, i64)],
+    issued: &[DefaultKey],
+) {
     assert_eq!(c.len(), model.len());
     let got: Vec<(DefaultKey, u32, i64)> = c.iter().map(|(k, e)| (k, e.id(), e.val)).collect();
     assert_eq!(got, model, "keys and elements, in order");
@@ -391,7 +536,9 @@ fn keys_and_order_match_the_model() {
     fn prop(ops: Vec<Op>, unordered: bool, bound: u8) -> bool {
         // Bounded in a quarter of the cases, often full.
         let max = (bound % 4 == 0).then_some(usize::from(bound % 24));
-        run(&ops, unordered, max);
+        // An auto-remove predicate in half of them.
+        let expired: Option<fn(i64) -> bool> = (bound % 2 == 1).then_some(|v| v % 7 == 0);
+        run(&ops, unordered, max, expired);
         true
     }
     let tests = if cfg!(miri) { 4 } else { 500 };

@@ -29,8 +29,8 @@
 
 use alloc::vec::Vec;
 
-use super::key::KeyData;
 use super::slots::Slots;
+use crate::key_data::KeyData;
 use crate::raw::AtPassEnd;
 
 /// A dense entry whose element was removed during the pass (no slot has

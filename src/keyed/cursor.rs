@@ -86,9 +86,11 @@ impl<'a, T, K: Key, A: AutoRemove<T>> KeyedCursor<'a, T, K, A> {
     fn removed_by_policy(&mut self) -> bool {
         if self.policy.should_remove(self.pass.core_ref().current()) {
             let core = self.pass.core();
-            self.keys.removing_held(core.indices());
+            let indices = core.indices();
+            let key = self.keys.slots.data(self.keys.held_slot(indices));
+            self.keys.removing_held(indices);
             let value = core.take_current();
-            self.policy.removed(value);
+            self.policy.removed_with_key(key, value);
             true
         } else {
             false

@@ -1,38 +1,11 @@
-//! Keys: [`Key`], [`KeyData`], [`DefaultKey`] and [`new_key_type!`](crate::new_key_type).
+//! Keys: [`Key`], [`DefaultKey`] and [`new_key_type!`](crate::new_key_type)
+//! (what they hold, [`KeyData`], is defined below every collection, for
+//! the auto-remove hooks).
 
 use core::fmt;
 use core::hash::Hash;
-use core::num::NonZeroU32;
 
-/// What a key holds: the index of its slot and the version the slot had
-/// when the key was made. 8 bytes, and an `Option` of it too.
-///
-/// A key stays valid until its element is removed; then it is stale for
-/// good: the slot's version moves on, and a slot whose version would wrap
-/// is retired instead of reused, so no later element ever answers to it.
-///
-/// # Examples
-///
-/// ```
-/// use read_write_collection::keyed::{Key, KeyData};
-/// use read_write_collection::KeyedCollection;
-///
-/// let mut c = KeyedCollection::new();
-/// let k = c.push("a");
-/// let data: KeyData = k.data();
-/// assert_eq!(format!("{data:?}"), "0v1"); // slot 0, version 1
-/// ```
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct KeyData {
-    pub(super) idx: u32,
-    pub(super) version: NonZeroU32,
-}
-
-impl fmt::Debug for KeyData {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}v{}", self.idx, self.version)
-    }
-}
+use crate::key_data::KeyData;
 
 /// A key of a [`KeyedCollection`](crate::KeyedCollection): [`DefaultKey`],
 /// or a type of your own from [`new_key_type!`](crate::new_key_type), so

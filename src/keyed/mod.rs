@@ -21,9 +21,9 @@ mod cursor;
 mod key;
 mod passes;
 mod slots;
+mod traits;
 
 use alloc::vec::Vec;
-use core::fmt;
 use core::marker::PhantomData;
 
 use self::book::Ledger;
@@ -31,7 +31,9 @@ use crate::auto_remove::NoAutoRemove;
 use crate::raw::Store;
 
 pub use self::cursor::{KeyedCursor, KeyedEntry};
-pub use self::key::{DefaultKey, Key, KeyData};
+pub use self::key::{DefaultKey, Key};
+pub use self::passes::WithKeyHook;
+pub use crate::key_data::KeyData;
 
 /// A `Vec`-backed, insertion-ordered collection whose elements keep a key
 /// for as long as they are in it, whatever moves around them.
@@ -341,6 +343,46 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
         Some(self.store.vec.remove(at))
     }
 
+    /// The elements `keys` name, all mutable at once; `None` if a key is
+    /// stale or two keys name the same element. O(N log N) in the number
+    /// of keys.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let mut c = KeyedCollection::new();
+    /// let a = c.push(1);
+    /// let b = c.push(2);
+    /// let [x, y] = c.get_disjoint_mut([b, a]).unwrap();
+    /// std::mem::swap(x, y);
+    /// assert_eq!((c[a], c[b]), (2, 1));
+    /// assert!(c.get_disjoint_mut([a, a]).is_none());
+    /// ```
+    pub fn get_disjoint_mut<const N: usize>(&mut self, keys: [K; N]) -> Option<[&mut T; N]> {
+        let mut at = [0; N];
+        for (at, key) in at.iter_mut().zip(keys) {
+            *at = self.index_of(key)?;
+        }
+        // The keys by position: one walk down the slice hands each out.
+        let mut order: [usize; N] = core::array::from_fn(|i| i);
+        order.sort_unstable_by_key(|&i| at[i]);
+        let mut out: [Option<&mut T>; N] = [(); N].map(|_| None);
+        let mut rest: &mut [T] = &mut self.store.vec;
+        let mut base = 0;
+        for &i in &order {
+            // A repeated position is below `base`: two keys, one element.
+            let skip = at[i].checked_sub(base)?;
+            let (_, tail) = core::mem::take(&mut rest).split_at_mut(skip);
+            let (first, tail) = tail.split_first_mut()?;
+            out[i] = Some(first);
+            rest = tail;
+            base = at[i] + 1;
+        }
+        Some(out.map(|r| r.expect("every key was given an element")))
+    }
+
     /// Removes every element; every key becomes stale.
     ///
     /// # Examples
@@ -540,57 +582,6 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// ```
     pub fn values_mut(&mut self) -> core::slice::IterMut<'_, T> {
         self.store.vec.iter_mut()
-    }
-}
-
-impl<T, K: Key> Default for KeyedCollection<T, K> {
-    fn default() -> Self {
-        Self::with_key()
-    }
-}
-
-impl<T: Clone, K: Key, A: Clone> Clone for KeyedCollection<T, K, A> {
-    /// A copy whose keys are the same as this one's.
-    fn clone(&self) -> Self {
-        KeyedCollection {
-            store: self.store.clone(),
-            keys: self.keys.clone(),
-            policy: self.policy.clone(),
-            _key: PhantomData,
-        }
-    }
-}
-
-/// Prints as a map from key to element, in order.
-impl<T: fmt::Debug, K: Key, A> fmt::Debug for KeyedCollection<T, K, A> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_map().entries(self.iter()).finish()
-    }
-}
-
-/// The element `key` names.
-///
-/// # Panics
-///
-/// If `key` is stale (its element was removed).
-impl<T, K: Key, A> core::ops::Index<K> for KeyedCollection<T, K, A> {
-    type Output = T;
-
-    #[track_caller]
-    fn index(&self, key: K) -> &T {
-        self.get(key).expect("a stale key")
-    }
-}
-
-/// The element `key` names, mutably.
-///
-/// # Panics
-///
-/// If `key` is stale (its element was removed).
-impl<T, K: Key, A> core::ops::IndexMut<K> for KeyedCollection<T, K, A> {
-    #[track_caller]
-    fn index_mut(&mut self, key: K) -> &mut T {
-        self.get_mut(key).expect("a stale key")
     }
 }
 

@@ -3,7 +3,8 @@
 use alloc::vec::Vec;
 use core::num::NonZeroU32;
 
-use super::key::{Key, KeyData};
+use super::key::Key;
+use crate::key_data::KeyData;
 
 /// "No slot": the end of the free list.
 const NONE: u32 = u32::MAX;
