@@ -266,8 +266,8 @@
 //! | 4 | `layers`, `parallel` |
 //! | 3 | `collection`, `buffered`, `keyed` |
 //! | 2 | `cursor`, `vec_api`, `producer` (the queue's shared state) |
-//! | 1 | `raw` (the unsafe core) |
-//! | 0 | `error`, `auto_remove`, `key_data`, `settings`, `sync` |
+//! | 1 | `raw` (the unsafe core), `auto_remove` |
+//! | 0 | `error`, `key_data`, `settings`, `sync` |
 //!
 //! # Testing code that uses this crate
 //!

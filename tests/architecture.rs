@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 /// The floors, bottom up: a module may import the modules on lower floors,
 /// nothing on its own floor or above.
 const FLOORS: &[&[&str]] = &[
-    &["error", "auto_remove", "key_data", "settings", "sync"],
-    &["raw"],
+    &["error", "key_data", "settings", "sync"],
+    &["auto_remove", "raw"],
     &["cursor", "vec_api", "producer"],
     &["collection", "buffered", "keyed"],
     &["layers", "parallel"],
