@@ -72,7 +72,7 @@ const CHILD_LIFE: u32 = 10;
 
 /// The update: move, age; `true` when the entity dies (its life ran out).
 #[inline(always)]
-fn step<const PAD: usize>(e: &mut Entity<PAD>) -> bool {
+pub(crate) fn step<const PAD: usize>(e: &mut Entity<PAD>) -> bool {
     e.pos[0] += e.vel[0];
     e.pos[1] += e.vel[1];
     e.life -= 1;
@@ -82,7 +82,7 @@ fn step<const PAD: usize>(e: &mut Entity<PAD>) -> bool {
 /// The child a dying entity leaves, if it is one that spawns (an even
 /// id). Children have odd ids, so they never spawn.
 #[inline(always)]
-fn spawn_from<const PAD: usize>(e: &Entity<PAD>) -> Option<Entity<PAD>> {
+pub(crate) fn spawn_from<const PAD: usize>(e: &Entity<PAD>) -> Option<Entity<PAD>> {
     if e.id % 2 == 0 {
         Some(Entity {
             pos: e.pos,
@@ -98,7 +98,7 @@ fn spawn_from<const PAD: usize>(e: &Entity<PAD>) -> Option<Entity<PAD>> {
 
 /// `n` entities with lives drawn in `lives` from a hash of the index
 /// (scattered, not periodic); ids are unique, even for half of them.
-fn population<const PAD: usize>(n: usize, lives: (u32, u32)) -> Vec<Entity<PAD>> {
+pub(crate) fn population<const PAD: usize>(n: usize, lives: (u32, u32)) -> Vec<Entity<PAD>> {
     let (low, high) = lives;
     (0..n as u32)
         .map(|i| {

@@ -75,6 +75,8 @@ fn main() {}
 #[cfg(not(any(loom, miri)))]
 mod dying;
 #[cfg(not(any(loom, miri)))]
+mod keyed_frames;
+#[cfg(not(any(loom, miri)))]
 mod support;
 
 #[cfg(not(any(loom, miri)))]
@@ -672,6 +674,7 @@ mod imp {
     /// The methods other methods are compared with, in the printed ratios.
     const ANCHORS: &[&str] = &[
         "hand_loop",
+        "traverse",
         "seed_loop",
         "iter_mut",
         "swap_remove",
@@ -1334,6 +1337,7 @@ mod imp {
             outlined_group::<1>(&mut c, n);
             auto_remove_group::<1>(&mut c, n);
             crate::dying::groups(&mut c, n);
+            crate::keyed_frames::groups(&mut c, n);
         }
         c.final_summary();
     }
