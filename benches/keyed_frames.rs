@@ -87,7 +87,9 @@ fn model(base: &[E], frames: u32, in_pass: bool) -> Vec<E> {
         let mut children = Vec::new();
         for (mut e, t) in v {
             let gone = |id: &u32| in_pass && died.contains(id);
-            let tv = t.filter(|id| !gone(id)).and_then(|id| vel.get(&id).copied());
+            let tv = t
+                .filter(|id| !gone(id))
+                .and_then(|id| vel.get(&id).copied());
             if follow_and_step(&mut e, tv) {
                 died.insert(e.id);
                 children.extend(spawn_from(&e));

@@ -17,13 +17,14 @@
 //!           |  kept, in order  | held? |    hole    | unvisited+pushed |
 //!  dense:   0                                        read            end
 //!           |  kept and dead entries, at the positions  | unvisited+pushed |
-//!           |  the pass began with (`removed` lists     |  (in place)      |
-//!           |  the dead ones, ascending)                |                  |
+//!           |  the pass began with (`Removals` marks    |  (in place)      |
+//!           |  the dead ones)                           |                  |
 //! ```
 //!
 //! During the pass a slot's `at` is still such a position: a lookup maps
-//! it to the element's index now by counting the removals before it (a
-//! binary search in `removed`). The held element's entry is `read - 1`.
+//! it to the element's index now by counting the removals before it, in
+//! O(1): a bit per position, and a count per 64 positions (see
+//! [`Removals`]). The held element's entry is `read - 1`.
 //! Unordered mode keeps `read == write` (no hole): its removals move the
 //! last element into the held one's place, slot and all, at once.
 
@@ -50,9 +51,9 @@ pub(super) struct Ledger {
     /// before its next change).
     pub(super) open: bool,
     /// During an ordered pass: the dense positions of the elements it
-    /// removed, ascending (their entries are `DEAD`). Empty outside a
-    /// pass; its allocation is kept for the next one.
-    removed: Vec<u32>,
+    /// removed (their entries are `DEAD`). Empty outside a pass; its
+    /// allocations are kept for the next one.
+    removed: Removals,
     /// During a pass: removals fill from the end.
     unordered: bool,
 }
@@ -73,7 +74,7 @@ impl Ledger {
             dense: Vec::new(),
             slots: Slots::new(),
             open: false,
-            removed: Vec::new(),
+            removed: Removals::new(),
             unordered: false,
         }
     }
@@ -115,7 +116,7 @@ impl Ledger {
         }
         let at = read - 1;
         // The only step that can fail, first.
-        self.removed.push(at as u32);
+        self.removed.add(at);
         let idx = core::mem::replace(&mut self.dense[at], DEAD);
         self.slots.vacate(idx);
     }
@@ -170,7 +171,7 @@ impl Ledger {
             return Place::After(at - read);
         }
         // Moved down by the removals before it.
-        let now = at - self.removed.partition_point(|&p| (p as usize) < at);
+        let now = at - self.removed.before(at);
         if now + 1 == write {
             Place::Held
         } else {
@@ -185,18 +186,111 @@ impl Ledger {
 impl AtPassEnd for Ledger {
     #[inline]
     fn closing(&mut self, write: usize, read: usize) {
-        if let Some(&first) = self.removed.first() {
+        if let Some(first) = self.removed.first() {
             debug_assert_eq!(
-                self.removed.len(),
+                self.removed.count,
                 read - write,
                 "one dead entry per removal"
             );
-            let kept = compact(&mut self.dense, &mut self.slots, first as usize);
+            let kept = compact(&mut self.dense, &mut self.slots, first);
             debug_assert_eq!(kept, write + (self.dense.len() - read));
             self.dense.truncate(kept);
             self.removed.clear();
         }
         self.open = false;
+    }
+}
+
+/// The positions a pass removed, added in increasing order, with the
+/// number of them before any position in O(1): a bit per position, and
+/// for each block of 64 positions the count before the block. A block's
+/// count is written when the first removal in or after it comes, and
+/// never changes: every later removal is at a later position.
+#[derive(Clone, Debug)]
+struct Removals {
+    bits: Vec<u64>,
+    /// `before_block[b]`: removals before position `64 * b`. Blocks past
+    /// its end have none of their own: every removal is before them.
+    before_block: Vec<u32>,
+    count: usize,
+    first: usize,
+}
+
+impl Removals {
+    const fn new() -> Self {
+        Removals {
+            bits: Vec::new(),
+            before_block: Vec::new(),
+            count: 0,
+            first: 0,
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The first removed position, if any.
+    fn first(&self) -> Option<usize> {
+        (self.count != 0).then_some(self.first)
+    }
+
+    /// Notes a removal at `at`, after every earlier one.
+    ///
+    /// # Panics
+    /// If the lists cannot grow; nothing changed then.
+    #[inline(always)]
+    fn add(&mut self, at: usize) {
+        let block = at / 64;
+        if block >= self.before_block.len() || block >= self.bits.len() {
+            self.grow(block);
+        }
+        debug_assert!(self.count == 0 || at > self.first);
+        if self.count == 0 {
+            self.first = at;
+        }
+        self.bits[block] |= 1 << (at % 64);
+        self.count += 1;
+    }
+
+    /// Makes room for block `block`; the blocks it adds have every
+    /// removal so far before them.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, block: usize) {
+        if self.bits.len() <= block {
+            self.bits.resize(block + 1, 0);
+        }
+        let count = self.count as u32;
+        self.before_block
+            .reserve(block + 1 - self.before_block.len().min(block + 1));
+        while self.before_block.len() <= block {
+            self.before_block.push(count);
+        }
+    }
+
+    /// How many removals are before position `at`.
+    #[inline(always)]
+    fn before(&self, at: usize) -> usize {
+        let block = at / 64;
+        match (self.before_block.get(block), self.bits.get(block)) {
+            (Some(&before), Some(&bits)) => {
+                let below = bits & ((1u64 << (at % 64)) - 1);
+                before as usize + below.count_ones() as usize
+            }
+            _ => self.count,
+        }
+    }
+
+    /// Forgets every removal (keeps the allocations).
+    fn clear(&mut self) {
+        if self.count != 0 {
+            let from = self.first / 64;
+            let to = self.before_block.len().min(self.bits.len());
+            self.bits[from..to].fill(0);
+        }
+        self.before_block.clear();
+        self.count = 0;
     }
 }
 
@@ -228,4 +322,37 @@ fn compact(dense: &mut [u32], slots: &mut Slots, first: usize) -> usize {
         to += usize::from(idx != DEAD);
     }
     to
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec::Vec;
+
+    use super::Removals;
+
+    /// `before` against a count, over many blocks, twice (the second pass
+    /// reuses the bits the first one cleared).
+    #[test]
+    fn removals_count_what_is_before_a_position() {
+        let mut r = Removals::new();
+        for round in 0..2u64 {
+            let positions: Vec<usize> = (0..700)
+                .filter(|&p: &usize| (p as u64 * 2654435761 + round) % 7 < 2 || p == 63 || p == 64)
+                .collect();
+            let end = if cfg!(miri) { 200 } else { 700 };
+            for &p in positions.iter().filter(|&&p| p < end) {
+                r.add(p);
+                // Only positions up to the last removal are asked about.
+                for at in 0..=p {
+                    let want = positions.iter().filter(|&&q| q < at).count();
+                    assert_eq!(r.before(at), want, "round {round}, before {at}");
+                }
+                assert_eq!(r.before(p + 500), r.count);
+            }
+            assert_eq!(r.first(), positions.first().copied());
+            r.clear();
+            assert!(r.is_empty());
+            assert_eq!(r.before(5), 0);
+        }
+    }
 }
