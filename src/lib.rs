@@ -74,6 +74,7 @@
 //! | elements that expire on their own (a TTL, a dead flag) | [`ReadWriteCollection::with_auto_remove`] (+ [`with_removal_hook`](ReadWriteCollection::with_removal_hook)); the predicate is checked on arrival and again on moving on, which costs time against a loop body that tests and removes itself (see [`auto_remove`]) |
 //! | an event queue: handling an event emits events for the *next* frame, other threads push too | [`BufferedCollection`] with [`commit`](BufferedCollection::commit) and [`Producer`]s |
 //! | several lists updated and drawn in a fixed order, some paused or hidden | [`Layers`], keyed by an enum from [`layer_keys!`] |
+//! | entities that refer to each other (a missile's target, a turret's owner) | [`KeyedCollection`]: stable keys, order kept; a pass reaches other elements by key ([`KeyedEntry::get`](keyed::KeyedEntry::get), [`pair_mut`](keyed::KeyedEntry::pair_mut)) |
 //! | collision checks or neighbour reads while walking | [`Entry::others`] and [`Entry::split_others`]: the elements already kept and those still ahead, beside the one in hand, in the same pass |
 //!
 //! # Terms
