@@ -503,6 +503,13 @@ mod producer;
 mod raw;
 #[cfg(feature = "serde")]
 mod serde_impls;
+
+/// What the crate's macros name from other crates (not a public API).
+#[cfg(feature = "serde")]
+#[doc(hidden)]
+pub mod __private {
+    pub use serde;
+}
 mod settings;
 #[cfg(feature = "std")]
 mod sync;

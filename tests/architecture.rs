@@ -34,8 +34,15 @@ const FLOORS: &[&[&str]] = &[
 ];
 
 /// The root's re-exports that are not types: the exported macros, which
-/// live at the root whatever module defines them.
-const ROOT_MACROS: &[&str] = &["remove_when", "__remove_when_par", "layer_keys"];
+/// live at the root whatever module defines them, and `__private`, the
+/// other crates they name from a user's crate (serde for key types).
+const ROOT_MACROS: &[&str] = &[
+    "remove_when",
+    "__remove_when_par",
+    "layer_keys",
+    "__key_serde",
+    "__private",
+];
 
 fn sources() -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {

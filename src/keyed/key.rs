@@ -115,5 +115,45 @@ macro_rules! new_key_type {
                 $name(data)
             }
         }
+
+        $crate::__key_serde!($name);
     )*};
+}
+
+/// `Serialize` and `Deserialize` for a key type of `new_key_type!`, as its
+/// [`KeyData`] (feature `serde`; without it, nothing).
+#[cfg(feature = "serde")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __key_serde {
+    ($name:ident) => {
+        impl $crate::__private::serde::Serialize for $name {
+            fn serialize<S>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error>
+            where
+                S: $crate::__private::serde::Serializer,
+            {
+                $crate::__private::serde::Serialize::serialize(&self.0, serializer)
+            }
+        }
+
+        impl<'de> $crate::__private::serde::Deserialize<'de> for $name {
+            fn deserialize<D>(deserializer: D) -> ::core::result::Result<Self, D::Error>
+            where
+                D: $crate::__private::serde::Deserializer<'de>,
+            {
+                <$crate::keyed::KeyData as $crate::__private::serde::Deserialize<'de>>::deserialize(
+                    deserializer,
+                )
+                .map($name)
+            }
+        }
+    };
+}
+
+/// Without the `serde` feature, key types have no serde impls.
+#[cfg(not(feature = "serde"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __key_serde {
+    ($name:ident) => {};
 }

@@ -406,6 +406,40 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     }
 }
 
+/// Saving and loading (`serde_impls`).
+#[cfg(feature = "serde")]
+impl<T, K: Key, A> KeyedCollection<T, K, A> {
+    /// Each slot's version, by slot index.
+    pub(crate) fn slot_versions(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
+        self.keys.slots.versions()
+    }
+
+    /// The slot index of each element, in order.
+    pub(crate) fn element_slots(&self) -> &[u32] {
+        &self.keys.dense[..self.len()]
+    }
+
+    /// Replaces the contents with a saved table and elements (each with
+    /// its slot index), if they describe a valid collection; else leaves
+    /// `self` unchanged.
+    pub(crate) fn restore(
+        &mut self,
+        versions: Vec<u32>,
+        elements: Vec<(u32, T)>,
+    ) -> Result<(), &'static str> {
+        if elements.len() > self.store.max {
+            return Err("more elements than the maximum length");
+        }
+        let (dense, values): (Vec<u32>, Vec<T>) = elements.into_iter().unzip();
+        let slots = self::slots::Slots::from_saved(versions, &dense)?;
+        self.settled();
+        self.keys.dense = dense;
+        self.keys.slots = slots;
+        self.store.vec = values;
+        Ok(())
+    }
+}
+
 /// Size, capacity and the elements in order.
 impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// The number of elements.

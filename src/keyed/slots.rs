@@ -109,6 +109,52 @@ impl Slots {
         }
     }
 
+    /// Each slot's version, by index (what a save keeps).
+    #[cfg(feature = "serde")]
+    pub(super) fn versions(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
+        self.slots.iter().map(|s| s.version)
+    }
+
+    /// The table a save describes: each slot's version, and the slot of
+    /// each element in order (`dense`). Refuses a description whose keys
+    /// would point wrong: an element in a vacant or missing slot, two
+    /// elements in one slot, an occupied slot without an element.
+    #[cfg(feature = "serde")]
+    pub(super) fn from_saved(versions: Vec<u32>, dense: &[u32]) -> Result<Slots, &'static str> {
+        if versions.len() >= (NONE - 1) as usize {
+            return Err("too many slots");
+        }
+        let mut slots: Vec<Slot> = versions
+            .into_iter()
+            .map(|version| Slot { version, at: NONE })
+            .collect();
+        for (at, &idx) in dense.iter().enumerate() {
+            let slot = slots
+                .get_mut(idx as usize)
+                .ok_or("an element's slot is not in the table")?;
+            if slot.version % 2 == 0 {
+                return Err("an element's slot is vacant");
+            }
+            if slot.at != NONE {
+                return Err("two elements share a slot");
+            }
+            slot.at = at as u32;
+        }
+        let mut free = NONE;
+        for (idx, slot) in slots.iter_mut().enumerate().rev() {
+            if slot.version % 2 == 1 {
+                if slot.at == NONE {
+                    return Err("an occupied slot has no element");
+                }
+            } else if slot.version != 0 {
+                // Vacant (0: retired, on no list).
+                slot.at = free;
+                free = idx as u32;
+            }
+        }
+        Ok(Slots { slots, free })
+    }
+
     /// The index of the element `key` names, if it is still there.
     #[inline]
     pub(super) fn find(&self, key: KeyData) -> Option<usize> {

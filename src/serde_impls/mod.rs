@@ -12,6 +12,7 @@
 //! the target's settings (and a queue's producers), and changes nothing
 //! when it fails: the input is read into new storage first.
 
+mod keyed;
 mod layers;
 
 use alloc::vec::Vec;
