@@ -9,6 +9,7 @@ use arbitrary::{Arbitrary, Result, Unstructured};
 use crate::auto_remove::AutoRemove;
 use crate::buffered::BufferedCollection;
 use crate::collection::ReadWriteCollection;
+use crate::keyed::{Key, KeyedCollection};
 use crate::layers::{LayerKey, Layers, Slot};
 
 /// Generates the elements exactly as `Vec<T>` does (the same bytes give the
@@ -390,4 +391,90 @@ impl<T, K: LayerKey, A: Clone> Layers<T, K, A> {
         // As many layers as `self`, whose key accepts that number.
         Ok(Layers::from_slots(slots))
     }
+}
+
+/// Generates the elements exactly as `Vec<T>` does and pushes them in
+/// order (their keys are the ones a fresh collection hands out). The
+/// collection is unbounded, ordered, with `A::default()` as its policy;
+/// for a bound or a mode, use
+/// [`arbitrary_like`](KeyedCollection::arbitrary_like).
+///
+/// # Examples
+///
+/// ```
+/// use arbitrary::{Arbitrary, Unstructured};
+/// use read_write_collection::KeyedCollection;
+///
+/// let bytes = [1, 10, 1, 20, 0];
+/// let c = KeyedCollection::<u8>::arbitrary(&mut Unstructured::new(&bytes)).unwrap();
+/// assert_eq!(c.as_slice(), [10, 20]);
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
+impl<'a, T, K, A> Arbitrary<'a> for KeyedCollection<T, K, A>
+where
+    T: Arbitrary<'a>,
+    K: Key,
+    A: AutoRemove<T> + Default,
+{
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        fill(
+            KeyedCollection::with_policy(A::default()),
+            u.arbitrary_iter()?,
+        )
+    }
+
+    fn arbitrary_take_rest(u: Unstructured<'a>) -> Result<Self> {
+        fill(
+            KeyedCollection::with_policy(A::default()),
+            u.arbitrary_take_rest_iter()?,
+        )
+    }
+
+    #[inline]
+    fn size_hint(depth: usize) -> (usize, Option<usize>) {
+        <Vec<T> as Arbitrary<'a>>::size_hint(depth)
+    }
+}
+
+/// Fuzzing helpers (`arbitrary`): generating with this collection's
+/// settings.
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
+impl<T, K: Key, A: Clone> KeyedCollection<T, K, A> {
+    /// Generates a collection with this one's settings (bound, mode, a
+    /// clone of its policy), its elements generated as `Vec<T>` and cut
+    /// to the bound. This collection's elements are not used.
+    ///
+    /// # Errors
+    ///
+    /// When `u` runs out of bytes mid-element, as `Vec<T>`'s generation.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arbitrary::Unstructured;
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let template: KeyedCollection<u8> = KeyedCollection::bounded(1);
+    /// let c = template.arbitrary_like(&mut Unstructured::new(&[1, 7, 1, 8, 0])).unwrap();
+    /// assert_eq!((c.as_slice(), c.max_len()), (&[7][..], Some(1)));
+    /// ```
+    pub fn arbitrary_like<'a>(&self, u: &mut Unstructured<'a>) -> Result<Self>
+    where
+        T: Arbitrary<'a>,
+    {
+        fill(self.empty_like(self.policy().clone()), u.arbitrary_iter()?)
+    }
+}
+
+/// Pushes `values` until the bound refuses one.
+fn fill<T, K: Key, A>(
+    mut c: KeyedCollection<T, K, A>,
+    values: impl Iterator<Item = Result<T>>,
+) -> Result<KeyedCollection<T, K, A>> {
+    for value in values {
+        if c.try_push(value?).is_err() {
+            break;
+        }
+    }
+    Ok(c)
 }

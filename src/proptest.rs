@@ -70,6 +70,7 @@ use ::proptest::tuple::TupleValueTree;
 use crate::auto_remove::{AutoRemove, NoAutoRemove};
 use crate::buffered::BufferedCollection;
 use crate::collection::ReadWriteCollection;
+use crate::keyed::{Key, KeyedCollection};
 use crate::layers::Layers;
 use crate::layers::{LayerKey, Slot};
 
@@ -711,5 +712,79 @@ where
     LayersStrategy {
         layers,
         _key: PhantomData,
+    }
+}
+
+/// A strategy for [`KeyedCollection`]s with the settings of `template`
+/// (bound, mode, a clone of its policy): elements drawn from `element`
+/// (as many as `size` says, clamped to the bound), pushed in order.
+/// Shrinking removes and shrinks elements, as `proptest::collection::vec`
+/// does, and keeps the settings.
+///
+/// # Examples
+///
+/// ```
+/// use proptest::prelude::*;
+/// use read_write_collection::proptest::keyed_like;
+/// use read_write_collection::KeyedCollection;
+///
+/// let template: KeyedCollection<u8> = KeyedCollection::bounded(4);
+/// proptest!(|(mut c in keyed_like(&template, any::<u8>(), 0..=8))| {
+///     prop_assert!(c.len() <= 4);
+///     while c.try_push(0).is_ok() {}
+///     prop_assert_eq!(c.len(), 4);
+/// });
+/// ```
+#[track_caller]
+pub fn keyed_like<S, K, A>(
+    template: &KeyedCollection<S::Value, K, A>,
+    element: S,
+    size: impl Into<SizeRange>,
+) -> impl Strategy<Value = KeyedCollection<S::Value, K, A>>
+where
+    S: Strategy,
+    K: Key,
+    A: Clone,
+{
+    let size = clamp(size.into(), template.max_len());
+    let template = Arc::new(template.empty_like(template.policy().clone()));
+    vec(element, size).prop_map(move |items| {
+        let mut c = template.empty_like(template.policy().clone());
+        for item in items {
+            // The size range is clamped to the bound: every element fits.
+            let _ = c.try_push(item);
+        }
+        c
+    })
+}
+
+/// Generates elements as a `Vec<T>` and pushes them in order, into an
+/// unbounded, ordered collection with `A::default()` as its policy; use
+/// [`keyed_like`] for other settings.
+///
+/// # Examples
+///
+/// ```
+/// use proptest::prelude::*;
+/// use read_write_collection::KeyedCollection;
+///
+/// proptest!(|(c in any::<KeyedCollection<u8>>())| {
+///     prop_assert!(c.keys().all(|k| c.contains_key(k)));
+/// });
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "proptest")))]
+impl<T, K, A> Arbitrary for KeyedCollection<T, K, A>
+where
+    T: Arbitrary,
+    T::Strategy: 'static,
+    K: Key + 'static,
+    A: AutoRemove<T> + Default + Clone + 'static,
+{
+    type Parameters = (SizeRange, T::Parameters);
+    type Strategy = ::proptest::strategy::BoxedStrategy<Self>;
+
+    fn arbitrary_with((size, element): Self::Parameters) -> Self::Strategy {
+        let template: KeyedCollection<T, K, A> = KeyedCollection::<T, K>::with_policy(A::default());
+        keyed_like(&template, T::arbitrary_with(element), size).boxed()
     }
 }

@@ -9,6 +9,7 @@ use quickcheck::{Arbitrary, Gen};
 use crate::auto_remove::AutoRemove;
 use crate::buffered::BufferedCollection;
 use crate::collection::ReadWriteCollection;
+use crate::keyed::{Key, KeyedCollection};
 use crate::layers::{LayerKey, Layers, Slot};
 
 /// Generates and shrinks the elements exactly as `Vec<T>` does. A
@@ -482,5 +483,77 @@ impl<T: Arbitrary, K: LayerKey, A: Clone> Layers<T, K, A> {
                 })
         });
         Box::new(flags.into_iter().chain(layers))
+    }
+}
+
+/// Generates the elements as a `Vec<T>` and pushes them in order (the
+/// keys a fresh collection hands out); shrinks as the `Vec` of its
+/// elements, into collections with the settings of the one being shrunk.
+/// A generated collection is unbounded and ordered, with `A::default()`
+/// as its policy; use [`quickcheck_like`](KeyedCollection::quickcheck_like)
+/// for other settings.
+///
+/// # Examples
+///
+/// ```
+/// use quickcheck::quickcheck;
+/// use read_write_collection::KeyedCollection;
+///
+/// fn keys_name_their_elements(c: KeyedCollection<u8>) -> bool {
+///     c.iter().enumerate().all(|(i, (k, v))| c.index_of(k) == Some(i) && c[k] == *v)
+/// }
+/// quickcheck(keys_name_their_elements as fn(_) -> bool);
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "quickcheck")))]
+impl<T, K, A> Arbitrary for KeyedCollection<T, K, A>
+where
+    T: Arbitrary,
+    K: Key + 'static,
+    A: AutoRemove<T> + Default + Clone + 'static,
+{
+    fn arbitrary(g: &mut Gen) -> Self {
+        KeyedCollection::<T, K>::with_policy(A::default()).quickcheck_like(g)
+    }
+
+    fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
+        let template = self.empty_like(self.policy().clone());
+        Box::new(self.as_slice().to_vec().shrink().map(move |items| {
+            let mut c = template.empty_like(template.policy().clone());
+            for item in items {
+                // A shrunk `Vec` is never longer than the original.
+                let _ = c.try_push(item);
+            }
+            c
+        }))
+    }
+}
+
+/// Test helpers (`quickcheck`): generating with this collection's
+/// settings.
+#[cfg_attr(docsrs, doc(cfg(feature = "quickcheck")))]
+impl<T: Arbitrary, K: Key, A: Clone> KeyedCollection<T, K, A> {
+    /// Generates a collection with this one's settings (bound, mode, a
+    /// clone of its policy), its elements generated as `Vec<T>` and cut
+    /// to the bound. This collection's elements are not used.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use quickcheck::Gen;
+    /// use read_write_collection::KeyedCollection;
+    ///
+    /// let template: KeyedCollection<u8> = KeyedCollection::bounded(3);
+    /// let c = template.quickcheck_like(&mut Gen::new(50));
+    /// assert!(c.len() <= 3);
+    /// assert_eq!(c.max_len(), Some(3));
+    /// ```
+    pub fn quickcheck_like(&self, g: &mut Gen) -> Self {
+        let mut c = self.empty_like(self.policy().clone());
+        for item in Vec::<T>::arbitrary(g) {
+            if c.try_push(item).is_err() {
+                break;
+            }
+        }
+        c
     }
 }

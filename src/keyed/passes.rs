@@ -441,6 +441,21 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
         self.store.unordered = mode == Mode::Unordered;
     }
 
+    /// An empty collection with this one's settings (bound, mode) and
+    /// `policy`: what the generators use to keep a template's settings.
+    #[allow(dead_code)] // not every feature combination uses it
+    pub(crate) fn empty_like<B>(&self, policy: B) -> KeyedCollection<T, K, B> {
+        let mut store = crate::raw::Store::new(alloc::vec::Vec::new());
+        store.max = self.store.max;
+        store.unordered = self.store.unordered;
+        KeyedCollection {
+            store,
+            keys: Ledger::new(),
+            policy,
+            _key: PhantomData,
+        }
+    }
+
     /// Recovers from a leaked cursor before anything changes the
     /// collection (see [`recover`](Self::recover)).
     #[inline(always)]
