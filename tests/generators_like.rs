@@ -9,8 +9,28 @@
 #![allow(dead_code, unused_imports)]
 
 use read_write_collection::{
-    AutoRemove, BufferedCollection, Builder, Layers, Mode, ReadWriteCollection, ShrinkPolicy,
+    AutoRemove, BufferedCollection, Builder, KeyedCollection, Layers, Mode, ReadWriteCollection,
+    ShrinkPolicy,
 };
+
+/// A keyed template: bounded, unordered, a policy without `Default`.
+fn keyed_template() -> KeyedCollection<u8, read_write_collection::keyed::DefaultKey, Above> {
+    let mut c = KeyedCollection::with_policy(Above(100));
+    c.set_max_len(Some(5));
+    c.set_mode(Mode::Unordered);
+    c
+}
+
+/// The template's settings, and every key naming its element.
+fn check_keyed(c: &KeyedCollection<u8, read_write_collection::keyed::DefaultKey, Above>) {
+    assert_eq!(c.max_len(), Some(5), "{c:?}");
+    assert!(c.len() <= 5, "{c:?}");
+    assert_eq!(c.mode(), Mode::Unordered, "{c:?}");
+    assert_eq!(c.policy(), &Above(100), "{c:?}");
+    for (i, (k, v)) in c.iter().enumerate() {
+        assert_eq!((c.index_of(k), c.get(k)), (Some(i), Some(v)));
+    }
+}
 
 /// A policy with no `Default` (the generators must clone the template's),
 /// comparable so the tests can see which one a value has.
@@ -619,6 +639,84 @@ mod proptest_like {
         ) {
             prop_assert_eq!(world.layer_count(), 1);
             prop_assert!(world.layer(0).len() <= 2);
+        }
+    }
+}
+
+#[cfg(feature = "arbitrary")]
+mod keyed_arbitrary_like {
+    use super::*;
+    use arbitrary::{Arbitrary, Unstructured};
+
+    #[test]
+    fn keyed_keeps_every_setting_and_the_bound() {
+        for seed in 0..if cfg!(miri) { 8 } else { 200 } {
+            let bytes: Vec<u8> = (0..64u64).map(|i| (i * 37 + seed * 101) as u8).collect();
+            let c = keyed_template()
+                .arbitrary_like(&mut Unstructured::new(&bytes))
+                .expect("decodes");
+            check_keyed(&c);
+            let plain =
+                KeyedCollection::<u8>::arbitrary(&mut Unstructured::new(&bytes)).expect("decodes");
+            let n = c.len();
+            assert_eq!(
+                c.as_slice(),
+                &plain.as_slice()[..n],
+                "the same elements, cut at the bound"
+            );
+        }
+    }
+}
+
+#[cfg(feature = "quickcheck")]
+mod keyed_quickcheck_like {
+    use super::*;
+    use quickcheck::{Arbitrary, Gen};
+
+    #[test]
+    fn keyed_quickcheck_like_keeps_every_setting() {
+        let mut g = Gen::new(20);
+        for _ in 0..if cfg!(miri) { 8 } else { 200 } {
+            check_keyed(&keyed_template().quickcheck_like(&mut g));
+        }
+    }
+
+    #[test]
+    fn keyed_shrinks_keep_every_setting() {
+        let mut c: KeyedCollection<u8, read_write_collection::keyed::DefaultKey, Odd> =
+            KeyedCollection::with_policy(Odd);
+        c.set_max_len(Some(4));
+        c.push(9);
+        c.push(200);
+        c.push(3);
+        let mut shrinks = 0;
+        for smaller in c.shrink() {
+            assert_eq!(smaller.max_len(), Some(4), "{smaller:?}");
+            assert!(smaller.len() <= 3);
+            shrinks += 1;
+        }
+        assert!(shrinks > 0);
+    }
+}
+
+#[cfg(feature = "proptest")]
+mod keyed_proptest_like {
+    use super::*;
+    use proptest::prelude::*;
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    use read_write_collection::proptest::keyed_like;
+
+    #[test]
+    fn keyed_like_values_and_shrinks_keep_every_setting() {
+        let mut runner = TestRunner::deterministic();
+        let strategy = keyed_like(&keyed_template(), any::<u8>(), 0..=9);
+        for _ in 0..if cfg!(miri) { 4 } else { 100 } {
+            let mut tree = strategy.new_tree(&mut runner).expect("a value");
+            check_keyed(&tree.current());
+            while tree.simplify() {
+                check_keyed(&tree.current());
+            }
         }
     }
 }
