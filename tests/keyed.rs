@@ -183,3 +183,56 @@ fn a_panic_mid_pass_keeps_every_key() {
     drop(c);
     t.assert_all_dropped_once();
 }
+
+/// A predicate or a hook that panics, mid-pass or in the cursor's drop,
+/// leaves every key naming its element and every element dropped once.
+#[test]
+fn a_panicking_policy_leaves_the_keys_right() {
+    use std::cell::Cell;
+    // (the hook panics, not the predicate; the value that panics; break
+    // right after the held element takes that value, so that the
+    // cursor's drop asks the policy about it)
+    for (panic_in_hook, at, stop) in [
+        (false, 3, false),
+        (true, 3, false),
+        (false, 6, false),
+        (true, 6, false),
+        (false, 9, true),
+        (true, 9, true),
+    ] {
+        let t = Tracker::new();
+        let armed = Cell::new(true);
+        let boom = |v: i64| armed.get() && v == at;
+        let mut c = KeyedCollection::with_auto_remove(|e: &Elem| {
+            assert!(panic_in_hook || !boom(e.val), "the predicate panics");
+            e.val % 3 == 0
+        })
+        .with_removal_hook(|_, e: Elem| assert!(!panic_in_hook || !boom(e.val), "the hook panics"));
+        let keys: Vec<_> = (0..8).map(|v| c.push(t.elem(v))).collect();
+        let caught = catch_unwind(AssertUnwindSafe(|| {
+            let mut cursor = c.cursor();
+            while let Some(mut e) = cursor.next() {
+                if e.val == 4 {
+                    e.val = at; // checked again when the cursor moves on
+                    if stop {
+                        break;
+                    }
+                }
+            }
+        }));
+        assert!(caught.is_err(), "{panic_in_hook} {at} {stop}");
+        armed.set(false);
+        for (i, (k, e)) in c.iter().enumerate() {
+            assert_eq!(c.index_of(k), Some(i));
+            assert_eq!(
+                keys.iter().position(|&o| o == k).map(|_| e.id()),
+                Some(e.id())
+            );
+        }
+        assert!(keys.iter().filter(|&&k| c.contains_key(k)).count() == c.len());
+        c.traverse(|_| {});
+        assert!(c.values().all(|e| e.val % 3 != 0));
+        drop(c);
+        t.assert_all_dropped_once();
+    }
+}
