@@ -44,6 +44,7 @@ pub use crate::auto_remove::AutoRemove;
 pub use crate::buffered::BufferedCollection;
 pub use crate::builder::Builder;
 pub use crate::collection::ReadWriteCollection;
+pub use crate::keyed::KeyedCollection;
 pub use crate::layers::{LayerKey, Layers};
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]

@@ -38,6 +38,10 @@ mod alone {
         events.commit();
         assert_eq!(events.len(), 1);
 
+        let mut ships = KeyedCollection::new();
+        let lead = ships.push("lead");
+        assert_eq!(ships[lead], "lead");
+
         let mut world: Layers<u32, Layer> = Layers::default();
         world.push(Layer::Sparks, 3);
         assert_eq!(Layer::Sparks.index(), 1);

@@ -38,6 +38,16 @@ assert_impl_all!(KeyedCollection<Cell<i32>>: Send);
 assert_not_impl_any!(KeyedCollection<Cell<i32>>: Sync);
 assert_not_impl_any!(KeyedCollection<Rc<i32>>: Send, Sync);
 // A key is 8 bytes, and so is an `Option` of one (the version is never 0).
+assert_impl_all!(read_write_collection::keyed::KeyedCursor<'static, i32>: Send, Sync);
+assert_impl_all!(read_write_collection::keyed::KeyedCursor<'static, Cell<i32>>: Send);
+assert_not_impl_any!(read_write_collection::keyed::KeyedCursor<'static, Cell<i32>>: Sync);
+assert_not_impl_any!(read_write_collection::keyed::KeyedCursor<'static, Rc<i32>>: Send, Sync);
+assert_impl_all!(read_write_collection::keyed::KeyedEntry<'static, i32>: Send, Sync);
+assert_impl_all!(read_write_collection::keyed::KeyedEntry<'static, Cell<i32>>: Send);
+assert_not_impl_any!(read_write_collection::keyed::KeyedEntry<'static, Cell<i32>>: Sync);
+assert_not_impl_any!(read_write_collection::keyed::KeyedEntry<'static, Rc<i32>>: Send, Sync);
+assert_impl_all!(DefaultKey: Send, Sync, Copy, Ord, std::hash::Hash);
+
 const_assert!(size_of::<DefaultKey>() == 8);
 const_assert!(size_of::<Option<DefaultKey>>() == 8);
 assert_impl_all!(DefaultKey: Copy, Send, Sync, Eq, Ord, std::hash::Hash);
