@@ -617,3 +617,48 @@ fn a_producer_clone_allocates_nothing_and_a_failed_slot_registration_changes_not
         Err(read_write_collection::WaitTimeoutError::Disconnected)
     );
 }
+
+/// A keyed pass whose push cannot grow the key lists (exact capacity,
+/// nothing removed yet): the pass ends with every element kept, in order,
+/// every key naming its element, and the collection usable.
+#[test]
+fn a_keyed_push_whose_growth_fails_keeps_every_key() {
+    use read_write_collection::KeyedCollection;
+    for kept in [0, 1, 3] {
+        let t = Tracker::new();
+        let n = 6;
+        let mut c = KeyedCollection::with_capacity(n);
+        let keys: Vec<_> = t
+            .elems(0..n as i64)
+            .into_iter()
+            .map(|e| c.push(e))
+            .collect();
+        assert_eq!(c.capacity(), n);
+        let extra = t.elem(-1);
+        let panicked = with_failing_growth(|| {
+            let mut cursor = c.cursor();
+            for _ in 0..kept {
+                cursor.next().unwrap().val += 1000;
+            }
+            let mut e = cursor.next().unwrap();
+            e.push(extra);
+            unreachable!("the push grows a full list, and growing fails");
+        });
+        assert!(panicked, "kept={kept}: the growth should have failed");
+        assert_eq!(ids(c.values()), (0..n as u32).collect::<Vec<_>>());
+        for (i, &k) in keys.iter().enumerate() {
+            assert_eq!(c.index_of(k), Some(i));
+            let base = i as i64;
+            assert_eq!(c[k].val, if i < kept { base + 1000 } else { base });
+        }
+        assert_eq!(t.drops(n as u32), 1, "the pushed value");
+        c.traverse(|mut e| {
+            if e.val == 1 || e.val == 1001 {
+                e.push(t.elem(-2));
+            }
+        });
+        assert_eq!(c.len(), n + 1);
+        drop(c);
+        t.assert_all_dropped_once();
+    }
+}
