@@ -638,6 +638,24 @@ fn check<A>(
     assert_eq!(got, model, "keys and elements, in order");
     assert!(c.keys().eq(model.iter().map(|m| m.0)), "keys()");
     assert!(
+        c.keys().rev().eq(model.iter().rev().map(|m| m.0)),
+        "keys() backwards"
+    );
+    assert!(
+        c.iter()
+            .rev()
+            .map(|(k, e)| (k, e.id()))
+            .eq(model.iter().rev().map(|m| (m.0, m.1))),
+        "iter() backwards"
+    );
+    assert_eq!((c.iter().len(), c.keys().len()), (model.len(), model.len()));
+    assert!(
+        c.iter()
+            .map(|(k, e)| (k, e.id()))
+            .eq(c.into_iter().map(|(k, e)| (k, e.id()))),
+        "&collection's IntoIterator"
+    );
+    assert!(
         c.values().map(Elem::id).eq(model.iter().map(|m| m.1)),
         "values()"
     );

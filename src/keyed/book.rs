@@ -79,6 +79,11 @@ impl Ledger {
         }
     }
 
+    /// The dense list and the slot table, outside a pass.
+    pub(super) fn into_parts(self) -> (Vec<u32>, Slots) {
+        (self.dense, self.slots)
+    }
+
     /// A pass begins.
     #[inline(always)]
     pub(super) fn begin(&mut self, unordered: bool) {

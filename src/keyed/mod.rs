@@ -18,6 +18,7 @@
 
 mod book;
 mod cursor;
+mod iter;
 mod key;
 mod passes;
 mod slots;
@@ -31,6 +32,7 @@ use crate::auto_remove::NoAutoRemove;
 use crate::raw::Store;
 
 pub use self::cursor::{KeyedCursor, KeyedEntry};
+pub use self::iter::{IntoIter, Iter, IterMut, Keys};
 pub use self::key::{DefaultKey, Key};
 pub use self::passes::WithKeyHook;
 pub use crate::key_data::KeyData;
@@ -539,8 +541,8 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// let b = c.push('b');
     /// assert!(c.iter().eq([(a, &'a'), (b, &'b')]));
     /// ```
-    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (K, &T)> + ExactSizeIterator + '_ {
-        self.keys().zip(self.store.vec.iter())
+    pub fn iter(&self) -> Iter<'_, T, K> {
+        Iter::new(self.keys(), &self.store.vec)
     }
 
     /// The elements, mutable, with their keys, in order.
@@ -558,14 +560,12 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// }
     /// assert_eq!(c[a], 2);
     /// ```
-    pub fn iter_mut(
-        &mut self,
-    ) -> impl DoubleEndedIterator<Item = (K, &mut T)> + ExactSizeIterator + '_ {
-        let slots = &self.keys.slots;
-        self.keys.dense[..self.store.vec.len()]
-            .iter()
-            .map(move |&idx| slots.key(idx))
-            .zip(self.store.vec.iter_mut())
+    pub fn iter_mut(&mut self) -> IterMut<'_, T, K> {
+        let len = self.store.vec.len();
+        IterMut::new(
+            Keys::new(&self.keys.dense[..len], &self.keys.slots),
+            &mut self.store.vec,
+        )
     }
 
     /// The keys, in the elements' order.
@@ -580,11 +580,8 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// let b = c.push('b');
     /// assert!(c.keys().eq([a, b]));
     /// ```
-    pub fn keys(&self) -> impl DoubleEndedIterator<Item = K> + ExactSizeIterator + '_ {
-        let slots = &self.keys.slots;
-        self.keys.dense[..self.len()]
-            .iter()
-            .map(move |&idx| slots.key(idx))
+    pub fn keys(&self) -> Keys<'_, K> {
+        Keys::new(&self.keys.dense[..self.len()], &self.keys.slots)
     }
 
     /// The elements, in order.
