@@ -84,3 +84,54 @@ impl<T: PartialEq, K: Key, A, B> PartialEq<KeyedCollection<T, K, B>> for KeyedCo
 }
 
 impl<T: Eq, K: Key, A> Eq for KeyedCollection<T, K, A> {}
+
+/// Pushes every element in order (their keys are the ones a fresh
+/// collection hands out: read them back with
+/// [`keys`](KeyedCollection::keys)).
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::KeyedCollection;
+///
+/// let c: KeyedCollection<u8> = (1..=3).collect();
+/// assert_eq!(c.as_slice(), [1, 2, 3]);
+/// ```
+impl<T, K: Key> FromIterator<T> for KeyedCollection<T, K> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let mut c = KeyedCollection::with_key();
+        c.extend(iter);
+        c
+    }
+}
+
+/// Pushes every element in order; their keys are not returned (push them
+/// one at a time to keep them).
+///
+/// # Panics
+///
+/// If the collection is bounded and becomes full, as [`push`](KeyedCollection::push).
+///
+/// # Examples
+///
+/// ```
+/// use read_write_collection::KeyedCollection;
+///
+/// let mut c = KeyedCollection::new();
+/// let first = c.push(0);
+/// c.extend([1, 2]);
+/// assert_eq!(c.as_slice(), [0, 1, 2]);
+/// assert_eq!(c.index_of(first), Some(0));
+/// ```
+impl<T, K: Key, A> Extend<T> for KeyedCollection<T, K, A> {
+    #[track_caller]
+    fn extend<I: IntoIterator<Item = T>>(&mut self, iter: I) {
+        let iter = iter.into_iter();
+        // A lower bound only: never trusted past the bound.
+        let (lower, _) = iter.size_hint();
+        self.reserve(lower.min(self.max_len().unwrap_or(usize::MAX) - self.len()));
+        for value in iter {
+            self.push(value);
+        }
+    }
+}
