@@ -47,6 +47,7 @@ fi
 # The frame where the dying spawn (benches/dying.rs).
 for m in cursor traverse hand_loop seed_loop closure_cursor closure_traverse unit_struct_cursor \
   unit_struct_traverse fn_pointer retain_mut unordered swap_remove hecs hecs_command_buffer \
+  keyed_traverse keyed_cursor \
   dense_slotmap; do
   count dying/32B $m
 done
