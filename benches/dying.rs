@@ -464,6 +464,41 @@ fn refill_keyed<const PAD: usize>(c: &mut KeyedCollection<Entity<PAD>>, base: &[
     }
 }
 
+/// A floor for any keyed pass that keeps exact positions: the unkeyed
+/// `traverse`, then one position store per element into a slot table
+/// (`slot_of[i]` names element `i`'s slot: in order for `keyed_floor_seq`,
+/// shuffled for `keyed_floor_rand`, as after slots are reused). Not a
+/// collection: it keeps no keys right (`Check::Floor`).
+pub(crate) struct KeyedFloor<const PAD: usize> {
+    c: ReadWriteCollection<Entity<PAD>>,
+    slot_of: Vec<u32>,
+    at: Vec<u32>,
+}
+
+fn keyed_floor<const PAD: usize>(cap: usize, shuffled: bool) -> KeyedFloor<PAD> {
+    let mut slot_of: Vec<u32> = (0..cap as u32).collect();
+    if shuffled {
+        for i in (1..cap).rev() {
+            let j = (splitmix(i as u64 ^ 0x5107) % (i as u64 + 1)) as usize;
+            slot_of.swap(i, j);
+        }
+    }
+    KeyedFloor {
+        c: warm_collection(ReadWriteCollection::new(), cap),
+        slot_of,
+        at: vec![0; cap],
+    }
+}
+
+#[inline(never)]
+fn keyed_floor_pass<const PAD: usize>(s: &mut KeyedFloor<PAD>) {
+    dying_traverse_pass(&mut s.c);
+    let n = s.c.len().min(s.slot_of.len());
+    for (i, &slot) in s.slot_of[..n].iter().enumerate() {
+        s.at[slot as usize] = i as u32;
+    }
+}
+
 /// The keyed rows: `traverse` and the cursor.
 fn keyed_methods<const PAD: usize>(ctx: &mut Ctx<'_, '_, PAD>, cap: usize) {
     ctx.method(
@@ -474,6 +509,16 @@ fn keyed_methods<const PAD: usize>(ctx: &mut Ctx<'_, '_, PAD>, cap: usize) {
         |c| c.as_slice(),
         Check::Ordered,
     );
+    for (name, shuffled) in [("keyed_floor_seq", false), ("keyed_floor_rand", true)] {
+        ctx.method(
+            name,
+            move || keyed_floor(cap, shuffled),
+            |s, base| refill_collection(&mut s.c, base),
+            keyed_floor_pass,
+            |s| s.c.as_slice(),
+            Check::Floor,
+        );
+    }
     ctx.method(
         "keyed_cursor",
         move || warm_keyed(cap),
