@@ -1,45 +1,14 @@
-//! `KeyedCollection`: the `keyed` fuzz target's checker against its model
-//! (`fuzz/fuzz_targets/keyed_model.rs`), driven by quickcheck and by the
-//! checked-in corpus; and the cases a model does not reach: slot reuse,
-//! custom keys, a panicking `Drop` in `clear`, leaked cursors, a panic
-//! mid-pass.
+//! `KeyedCollection`: the cases its model (`tests/keyed_fuzz_replay.rs`)
+//! does not reach: slot reuse, custom keys, a panicking `Drop` in `clear`,
+//! leaked cursors, panics mid-pass and in the policy.
 
 mod common;
-
-#[path = "../fuzz/fuzz_targets/keyed_model.rs"]
-mod keyed_model;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use common::{Elem, Tracker};
-use quickcheck::{Gen, QuickCheck};
 use read_write_collection::keyed::Key;
 use read_write_collection::{new_key_type, KeyedCollection};
-
-/// The fuzz target's checker, driven by quickcheck's bytes.
-#[test]
-fn keys_and_order_match_the_model() {
-    fn prop(bytes: Vec<u8>) -> bool {
-        if let Some(input) = keyed_model::decode(&bytes) {
-            keyed_model::run(&input);
-        }
-        true
-    }
-    let tests = if cfg!(miri) { 4 } else { 500 };
-    QuickCheck::new()
-        .tests(tests)
-        .rng(Gen::new(if cfg!(miri) { 300 } else { 2000 }))
-        .quickcheck(prop as fn(Vec<u8>) -> bool);
-}
-
-/// The fuzz target's checked-in corpus and regressions.
-#[test]
-fn keyed_corpus_replays() {
-    if cfg!(miri) {
-        return; // file reads need isolation off; the quickcheck inputs run
-    }
-    common::replay_fuzz_inputs("keyed", keyed_model::decode, keyed_model::run);
-}
 
 /// Slots are reused with a new version: the old key stays stale.
 #[test]

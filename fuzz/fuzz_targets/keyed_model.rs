@@ -1,4 +1,4 @@
-//! The checker of the `keyed` fuzz target, shared with `tests/keyed.rs`
+//! The checker of the `keyed` fuzz target, shared with `tests/keyed_fuzz_replay.rs`
 //! (which replays the corpus and drives the same checker with quickcheck,
 //! on stable).
 //!
