@@ -141,3 +141,52 @@ fn a_retired_slot_stays_retired() {
     let json = serde_json::to_string(&c).unwrap();
     assert_eq!(json, r#"{"slots":[0,1,1],"elements":[[1,9],[2,5]]}"#);
 }
+
+/// Loading in place keeps the target's bound, mode and policy; a save
+/// over the bound, or a malformed one, leaves the target unchanged.
+#[test]
+fn loading_in_place_keeps_the_settings() {
+    use read_write_collection::Mode;
+    use serde::Deserialize;
+
+    let mut saved: KeyedCollection<u8> = KeyedCollection::new();
+    let keys: Vec<_> = (1..=3).map(|v| saved.push(v)).collect();
+    saved.remove(keys[0]);
+    let json = serde_json::to_string(&saved).unwrap();
+
+    read_write_collection::remove_when!(struct Three for u8: |v| *v == 3);
+    let mut place = KeyedCollection::with_auto_remove(Three);
+    place.set_max_len(Some(2));
+    place.set_mode(Mode::Unordered);
+    let before = place.push(9);
+    KeyedCollection::deserialize_in_place(
+        &mut serde_json::Deserializer::from_str(&json),
+        &mut place,
+    )
+    .expect("fits the bound");
+    assert_eq!(place.as_slice(), [2, 3]);
+    assert_eq!(
+        (place.get(keys[1]), place.get(keys[2])),
+        (Some(&2), Some(&3))
+    );
+    assert_eq!((place.max_len(), place.mode()), (Some(2), Mode::Unordered));
+    assert!(!place.contains_key(before) || place.get(before) != Some(&9));
+    place.traverse(|_| {}); // the kept predicate
+    assert_eq!(place.as_slice(), [2]);
+
+    // Over the bound, then malformed: refused, nothing changed.
+    let snapshot: Vec<_> = place.iter().map(|(k, v)| (k, *v)).collect();
+    let three = r#"{"slots":[1,1,1],"elements":[[0,1],[1,2],[2,4]]}"#;
+    let bad = r#"{"slots":[2],"elements":[[0,1]]}"#;
+    for input in [three, bad] {
+        let err = KeyedCollection::deserialize_in_place(
+            &mut serde_json::Deserializer::from_str(input),
+            &mut place,
+        );
+        assert!(err.is_err(), "{input}");
+        assert!(place
+            .iter()
+            .map(|(k, v)| (k, *v))
+            .eq(snapshot.iter().copied()));
+    }
+}

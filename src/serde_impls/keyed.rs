@@ -120,7 +120,8 @@ impl<T: Serialize, K: Key, A> Serialize for KeyedCollection<T, K, A> {
 /// Reads the form `Serialize` writes into a new, unbounded, ordered
 /// collection with `A::default()` as its policy: every saved key names
 /// the same element as before. A table whose keys would point wrong is an
-/// error, never a collection.
+/// error, never a collection. `Deserialize::deserialize_in_place` loads
+/// into an existing collection and keeps its bound, mode and policy.
 ///
 /// # Examples
 ///
@@ -159,6 +160,21 @@ where
         let mut c = KeyedCollection::with_policy(A::default());
         c.restore(versions, elements).map_err(de::Error::custom)?;
         Ok(c)
+    }
+
+    /// Loads into `place`, keeping its settings (bound, mode, policy); a
+    /// save with more elements than the bound, or whose keys would point
+    /// wrong, is an error and leaves `place` unchanged.
+    fn deserialize_in_place<D: Deserializer<'de>>(
+        deserializer: D,
+        place: &mut Self,
+    ) -> Result<(), D::Error> {
+        let (versions, elements) = deserializer.deserialize_struct(
+            "KeyedCollection",
+            FIELDS,
+            PartsVisitor(PhantomData),
+        )?;
+        place.restore(versions, elements).map_err(de::Error::custom)
     }
 }
 
