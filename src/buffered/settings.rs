@@ -72,11 +72,7 @@ impl<T, A> BufferedCollection<T, A> {
     /// ```
     #[inline]
     pub fn mode(&self) -> crate::settings::Mode {
-        if self.store.unordered {
-            crate::settings::Mode::Unordered
-        } else {
-            crate::settings::Mode::Ordered
-        }
+        self.store.mode()
     }
 
     /// Sets how traversals fill removed slots: [`Mode::Unordered`](crate::Mode::Unordered)
@@ -96,7 +92,7 @@ impl<T, A> BufferedCollection<T, A> {
     /// ```
     #[inline]
     pub fn set_mode(&mut self, mode: crate::settings::Mode) {
-        self.store.unordered = mode == crate::settings::Mode::Unordered;
+        self.store.set_mode(mode);
     }
 
     /// The shrink policy, if any.

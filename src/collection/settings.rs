@@ -24,7 +24,7 @@ impl<T, A> ReadWriteCollection<T, A> {
     /// ```
     #[inline]
     pub fn max_len(&self) -> Option<usize> {
-        (self.store.max != usize::MAX).then_some(self.store.max)
+        self.store.max_len()
     }
 
     /// Sets (or with `None` lifts) the bound (maximum length), and shrinks
@@ -46,15 +46,7 @@ impl<T, A> ReadWriteCollection<T, A> {
     /// ```
     #[track_caller]
     pub fn set_max_len(&mut self, max: Option<usize>) {
-        let max = max.unwrap_or(usize::MAX);
-        assert!(
-            self.len() <= max,
-            "the collection holds more than the new maximum length"
-        );
-        self.store.max = max;
-        if self.capacity() > max {
-            self.store.vec.shrink_to(max);
-        }
+        self.store.set_max_len(max);
     }
 
     /// How traversals fill removed slots.
@@ -68,11 +60,7 @@ impl<T, A> ReadWriteCollection<T, A> {
     /// ```
     #[inline]
     pub fn mode(&self) -> Mode {
-        if self.store.unordered {
-            Mode::Unordered
-        } else {
-            Mode::Ordered
-        }
+        self.store.mode()
     }
 
     /// Sets how traversals fill removed slots.
@@ -88,7 +76,7 @@ impl<T, A> ReadWriteCollection<T, A> {
     /// ```
     #[inline]
     pub fn set_mode(&mut self, mode: Mode) {
-        self.store.unordered = mode == Mode::Unordered;
+        self.store.set_mode(mode);
     }
 
     /// The shrink policy, if any.

@@ -155,9 +155,19 @@ impl Ledger {
             self.closing(write, read);
             self.open = true;
         }
-        let at = self.dense.len();
-        debug_assert_eq!(at + 1, after.2, "the dense list follows the pass");
-        let data = self.slots.occupy(at as u32);
+        debug_assert_eq!(
+            self.dense.len() + 1,
+            after.2,
+            "the dense list follows the pass"
+        );
+        self.append()
+    }
+
+    /// A slot for a new element at the end of the dense list; its key
+    /// data. Does not allocate after [`reserve_push`](Self::reserve_push).
+    #[inline(always)]
+    pub(super) fn append(&mut self) -> KeyData {
+        let data = self.slots.occupy(self.dense.len() as u32);
         self.dense.push(data.idx);
         data
     }

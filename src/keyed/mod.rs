@@ -213,17 +213,12 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
         if at >= self.store.max {
             return Err(crate::error::CapacityError::new(value));
         }
-        if at >= u32::MAX as usize - 1 {
-            crate::raw::capacity_overflow();
-        }
         // Everything that can fail first: nothing changes if it does.
+        self.keys.reserve_push();
         if at == self.store.vec.capacity() {
             self.store.grow();
         }
-        self.keys.dense.reserve(1);
-        self.keys.slots.reserve_one();
-        let data = self.keys.slots.occupy(at as u32);
-        self.keys.dense.push(data.idx);
+        let data = self.keys.append();
         self.store.vec.push(value);
         Ok(K::from_data(data))
     }

@@ -372,7 +372,7 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// ```
     #[inline]
     pub fn max_len(&self) -> Option<usize> {
-        (self.store.max != usize::MAX).then_some(self.store.max)
+        self.store.max_len()
     }
 
     /// Sets (or with `None` lifts) the bound (maximum length), and shrinks
@@ -396,15 +396,7 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// ```
     #[track_caller]
     pub fn set_max_len(&mut self, max: Option<usize>) {
-        let max = max.unwrap_or(usize::MAX);
-        assert!(
-            self.len() <= max,
-            "the collection holds more than the new maximum length"
-        );
-        self.store.max = max;
-        if self.capacity() > max {
-            self.store.vec.shrink_to(max);
-        }
+        self.store.set_max_len(max);
     }
 
     /// How passes fill removed slots.
@@ -418,11 +410,7 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// ```
     #[inline]
     pub fn mode(&self) -> Mode {
-        if self.store.unordered {
-            Mode::Unordered
-        } else {
-            Mode::Ordered
-        }
+        self.store.mode()
     }
 
     /// Sets how passes fill removed slots.
@@ -438,7 +426,7 @@ impl<T, K: Key, A> KeyedCollection<T, K, A> {
     /// ```
     #[inline]
     pub fn set_mode(&mut self, mode: Mode) {
-        self.store.unordered = mode == Mode::Unordered;
+        self.store.set_mode(mode);
     }
 
     /// An empty collection with this one's settings (bound, mode) and

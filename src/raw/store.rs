@@ -8,7 +8,7 @@ use core::ptr;
 #[cfg(feature = "rayon")]
 use super::par_round::KeptScratch;
 use super::pass::grown_capacity;
-use crate::settings::ShrinkPolicy;
+use crate::settings::{Mode, ShrinkPolicy};
 
 /// The storage of a collection: its `Vec` plus the settings a pass reads.
 #[derive(Clone)]
@@ -54,6 +54,45 @@ impl<T> Store<T> {
         } else {
             self.vec.reserve_exact(grown_capacity(self.max, cap) - len);
         }
+    }
+
+    /// The bound, `None` if unbounded (what `max_len` shows).
+    #[inline]
+    pub(crate) fn max_len(&self) -> Option<usize> {
+        (self.max != usize::MAX).then_some(self.max)
+    }
+
+    /// Sets (or with `None` lifts) the bound, and shrinks the allocation
+    /// to it if it is larger (what `set_max_len` does).
+    ///
+    /// # Panics
+    /// If the `Vec` holds more than `max` elements.
+    #[track_caller]
+    pub(crate) fn set_max_len(&mut self, max: Option<usize>) {
+        let max = max.unwrap_or(usize::MAX);
+        assert!(
+            self.vec.len() <= max,
+            "the collection holds more than the new maximum length"
+        );
+        self.max = max;
+        if self.vec.capacity() > max {
+            self.vec.shrink_to(max);
+        }
+    }
+
+    /// How passes fill removed slots.
+    #[inline]
+    pub(crate) fn mode(&self) -> Mode {
+        if self.unordered {
+            Mode::Unordered
+        } else {
+            Mode::Ordered
+        }
+    }
+
+    #[inline]
+    pub(crate) fn set_mode(&mut self, mode: Mode) {
+        self.unordered = mode == Mode::Unordered;
     }
 
     /// Applies the shrink policy after a pass. Never unwinds: if the
